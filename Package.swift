@@ -1,0 +1,144 @@
+// swift-tools-version:6.0
+// Intercom: a video intercom device agent (`intercomd`) and its self-hosted backend (`intercom-server`).
+// Layout: C libraries come from Debian 12 through `.systemLibrary` targets; `CIntercomShims` adapts the
+// macros, variadic functions and callbacks Swift cannot import; every concern is its own Swift target.
+import PackageDescription
+
+/// A Debian 12 C library linked through pkg-config.
+func debianLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "intercom",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "intercomd", targets: ["intercomd"]),
+        .executable(name: "intercom-server", targets: ["intercom-server"]),
+        // Parsers exposed for the fuzzing package in FuzzTesting/.
+        .library(name: "IntercomConfig", targets: ["IntercomConfig"]),
+        .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // ── C libraries from Debian 12 ───────────────────────────────────────────────────────────
+        debianLibrary("CV4L2", pkgConfig: "libv4l2", apt: "libv4l-dev"),
+        debianLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
+        debianLibrary("CVPX", pkgConfig: "vpx", apt: "libvpx-dev"),
+        debianLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
+        debianLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
+        debianLibrary("CNice", pkgConfig: "nice", apt: "libnice-dev"),
+        debianLibrary("CSRTP", pkgConfig: "libsrtp2", apt: "libsrtp2-dev"),
+        debianLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
+        // Macros, variadic functions and callbacks of the libraries above, as plain C functions.
+        .target(
+            name: "CIntercomShims",
+            dependencies: ["CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL"]
+        ),
+
+        // ── Swift targets, one per concern ───────────────────────────────────────────────────────
+        // OS edges shared by everything: typed errno errors, atomic files, systemd notify, logging.
+        .target(
+            name: "IntercomPlatform",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // Config model, our TOML reader (keeps file:line for every key), validation, overlays, fleets.
+        .target(name: "IntercomConfig", dependencies: ["IntercomPlatform"]),
+        // The call state machine and its policies: sans-IO.
+        .target(name: "CallCore"),
+        // SDP, RTP/RTCP, payloaders, jitter buffer, rate control: sans-IO, no C.
+        .target(name: "WebRTCCore"),
+        // Parse REST + LiveQuery + session-signaling client used by the agent.
+        .target(
+            name: "ParseClient",
+            dependencies: [
+                "IntercomPlatform",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Capture, encoding, playback: V4L2, libvpx, ALSA, libopus.
+        .target(
+            name: "Media",
+            dependencies: ["IntercomPlatform", "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus"]
+        ),
+        // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.
+        .target(
+            name: "WebRTC",
+            dependencies: ["IntercomPlatform", "WebRTCCore", "CIntercomShims", "CNice", "CSRTP", "COpenSSL"]
+        ),
+        // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
+        .target(name: "ControlsCore"),
+        // Buttons, LEDs and the door relay through libgpiod.
+        .target(name: "GPIO", dependencies: ["IntercomPlatform", "ControlsCore", "CIntercomShims", "CGPIOD"]),
+        // The agent's services: registration, call intake, call, media, controls, metrics, watchdog.
+        .target(
+            name: "IntercomAgent",
+            dependencies: [
+                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseClient", "Media", "WebRTC", "GPIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The self-hosted backend: Parse-compatible subset, LiveQuery, signaling, web caller.
+        .target(
+            name: "IntercomServer",
+            dependencies: [
+                "IntercomPlatform",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "intercomd",
+            dependencies: [
+                "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "WebRTC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "intercom-server",
+            dependencies: [
+                "IntercomServer", "IntercomPlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // ── Tests ────────────────────────────────────────────────────────────────────────────────
+        .target(name: "IntercomTestSupport", dependencies: ["IntercomPlatform"], path: "Tests/IntercomTestSupport"),
+        .testTarget(name: "IntercomConfigTests", dependencies: ["IntercomConfig", "IntercomTestSupport"]),
+        .testTarget(name: "IntercomPlatformTests", dependencies: ["IntercomPlatform", "IntercomTestSupport"]),
+        .testTarget(
+            name: "NativeLibraryTests",
+            dependencies: [
+                "Media", "GPIO", "WebRTC", "IntercomTestSupport",
+                "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL",
+            ]
+        ),
+        .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
+        .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomTestSupport"]),
+        .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore"]),
+        .testTarget(
+            name: "IntercomdTests",
+            dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,19 @@
+#include "CIntercomShims_net.h"
+
+NiceAgent *CIntercomShims_nice_agent_new(GMainContext *context, gboolean controlling) {
+    NiceAgentOption options = NICE_AGENT_OPTION_ICE_TRICKLE | NICE_AGENT_OPTION_CONSENT_FRESHNESS;
+    NiceAgent *agent = nice_agent_new_full(context, NICE_COMPATIBILITY_RFC5245, options);
+    if (agent == NULL) return NULL;
+    g_object_set(G_OBJECT(agent), "upnp", FALSE, "ice-tcp", FALSE, "controlling-mode", controlling, NULL);
+    return agent;
+}
+void CIntercomShims_nice_agent_unref(NiceAgent *agent) { g_object_unref(agent); }
+
+long CIntercomShims_DTLSv1_get_timeout(SSL *ssl, long *microseconds) {
+    struct timeval timeout = {0, 0};
+    long running = DTLSv1_get_timeout(ssl, &timeout);
+    *microseconds = (long)timeout.tv_sec * 1000000L + (long)timeout.tv_usec;
+    return running;
+}
+long CIntercomShims_DTLSv1_handle_timeout(SSL *ssl) { return DTLSv1_handle_timeout(ssl); }
+long CIntercomShims_BIO_set_mem_eof_return(BIO *bio, long value) { return BIO_set_mem_eof_return(bio, value); }

@@ -1,0 +1,3 @@
+#pragma once
+#include <linux/videodev2.h>
+#include <libv4l2.h>

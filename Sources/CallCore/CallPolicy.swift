@@ -1,0 +1,69 @@
+/// The call policy from the device config (SYSTEM.md §6). The agent fills it; the machine only reads it.
+///
+/// The machine does not validate it: the config layer rejects negative durations and similar mistakes.
+/// Durations are measured on the monotonic clock from the moment the relevant phase starts.
+public struct CallPolicy: Equatable, Sendable {
+    /// How a ringing call is answered outside quiet hours.
+    public var answerMode: AnswerMode
+    /// How long an unanswered call may ring (incoming and outgoing); it then ends with `bye "timeout"`.
+    public var ringTimeout: Duration
+    /// Longest call, counted from the answer; it then ends with `bye "timeout"`.
+    public var maxDuration: Duration
+    /// Longest time without media: from the answer until media is first up, and later from any media-down
+    /// until media is back. The call then ends with `bye "timeout"`.
+    public var mediaTimeout: Duration
+    /// How long `ending` waits for the media layer to report media down after `stopMedia`.
+    public var teardownTimeout: Duration
+    /// Callers allowed to ring this device, matched exactly against `callerID` or `callerTitle`.
+    /// Empty means anyone. Titles are chosen by the caller, so only user IDs are a real access control.
+    public var allowCallers: Set<String>
+    /// A daily window with its own answer mode, or `nil` for none.
+    public var quietHours: QuietHours?
+    /// What to do with a second call while ringing or in a call.
+    public var busyBehaviour: BusyBehaviour
+    /// View-only peers admitted to a call besides the call partner (`call.max_viewers`).
+    public var maxViewers: Int
+    /// Whether the call partner may ask the device to pulse its door relay while in a call.
+    public var allowDoorOpen: Bool
+    /// Whom the call button calls; `nil` disables the call button.
+    public var callTarget: CallTarget?
+
+    public init(
+        answerMode: AnswerMode = .button,
+        ringTimeout: Duration = .seconds(30),
+        maxDuration: Duration = .seconds(600),
+        mediaTimeout: Duration = .seconds(15),
+        teardownTimeout: Duration = .seconds(2),
+        allowCallers: Set<String> = [],
+        quietHours: QuietHours? = nil,
+        busyBehaviour: BusyBehaviour = .reject,
+        maxViewers: Int = 2,
+        allowDoorOpen: Bool = false,
+        callTarget: CallTarget? = nil
+    ) {
+        self.answerMode = answerMode
+        self.ringTimeout = ringTimeout
+        self.maxDuration = maxDuration
+        self.mediaTimeout = mediaTimeout
+        self.teardownTimeout = teardownTimeout
+        self.allowCallers = allowCallers
+        self.quietHours = quietHours
+        self.busyBehaviour = busyBehaviour
+        self.maxViewers = maxViewers
+        self.allowDoorOpen = allowDoorOpen
+        self.callTarget = callTarget
+    }
+
+    /// The answer mode in force at the device's local time `time`.
+    public func answerMode(at time: MinuteOfDay) -> AnswerMode {
+        if let quietHours, quietHours.contains(time) {
+            return quietHours.answerMode
+        }
+        return answerMode
+    }
+
+    /// Whether the allow-list lets this caller ring the device.
+    public func allows(callerID: String, callerTitle: String) -> Bool {
+        allowCallers.isEmpty || allowCallers.contains(callerID) || allowCallers.contains(callerTitle)
+    }
+}

@@ -1,0 +1,48 @@
+extension CallStateMachine {
+    /// Triage of a new call row, in this order: duplicate (ignored), expired, not allowed, busy, fault,
+    /// do-not-disturb, then ring. The row is deleted in every case but the duplicate.
+    ///
+    /// The allow-list is checked before busy so a stranger never learns whether the device is in a call.
+    /// Do-not-disturb declines with `bye "busy"`: to the caller the device is unavailable, which is true, and
+    /// it reveals no deliberate refusal (SIP phones answer DND with 486 Busy Here for the same reason).
+    mutating func receive(
+        _ call: IncomingCall, localTime: MinuteOfDay, at now: CallInstant, into actions: inout [CallAction]
+    ) {
+        guard seenRows.insert(call.rowID) else { return }
+        actions.append(.deleteCallRow(rowID: call.rowID))
+        if let current = state.context, current.sessionID == call.sessionID {
+            return  // a second row for the room we are already in: the same call
+        }
+        if call.expiresAt <= now {
+            refuse(call, .expired, bye: nil, at: now, into: &actions)
+        } else if !policy.allows(callerID: call.callerID, callerTitle: call.callerTitle) {
+            refuse(call, .notAllowed, bye: .declined, at: now, into: &actions)
+        } else if state.context != nil {
+            let bye: ByeReason? = policy.busyBehaviour == .reject ? .busy : nil
+            refuse(call, .busy, bye: bye, at: now, into: &actions)
+        } else if !faults.isEmpty {
+            refuse(call, .deviceFault, bye: .error, at: now, into: &actions)
+        } else if doNotDisturb {
+            refuse(call, .doNotDisturb, bye: .busy, at: now, into: &actions)
+        } else {
+            ring(call, mode: policy.answerMode(at: localTime), at: now, into: &actions)
+        }
+    }
+
+    /// Refuses a row without ringing: with `bye`, join its room just to say it; always log the outcome.
+    private func refuse(
+        _ call: IncomingCall,
+        _ cause: UnansweredCause,
+        bye: ByeReason?,
+        at now: CallInstant,
+        into actions: inout [CallAction]
+    ) {
+        if let bye {
+            actions.append(.joinSession(sessionID: call.sessionID, role: .publisher))
+            actions.append(.sendSignal(sessionID: call.sessionID, to: nil, .bye(bye)))
+            actions.append(.leaveSession(sessionID: call.sessionID))
+        }
+        let context = CallContext(incoming: call, at: now)
+        actions.append(.logCallOutcome(CallSummary(context, outcome: .unanswered(cause), endedAt: now)))
+    }
+}

@@ -1,0 +1,68 @@
+/// The device's two LEDs, `status` and `ringing`, driven from one state pattern (SYSTEM.md §7).
+///
+/// | State pattern           | `status` LED     | `ringing` LED          |
+/// |-------------------------|------------------|------------------------|
+/// | `ringing`               | `ringing` (4 Hz) | `ringing` (4 Hz, in phase) |
+/// | `connecting`            | `connecting`     | `on`                   |
+/// | `inCall`                | `inCall` (on)    | `on`                   |
+/// | `on`                    | `on`             | `on` (lamp test)       |
+/// | anything else           | the same pattern | `off`                  |
+///
+/// So the status LED always shows the state, and the ringing LED, next to the accept button, says "a
+/// call wants you" while ringing and "the line is open" from answering to hang-up.
+public struct IndicatorPanel: Equatable, Sendable {
+    public private(set) var status: LEDDriver
+    public private(set) var ringing: LEDDriver
+
+    public init(showing state: BlinkPattern = .off, at start: MonotonicInstant) {
+        let patterns = Self.patterns(for: state)
+        status = LEDDriver(pattern: patterns.status, at: start)
+        ringing = LEDDriver(pattern: patterns.ringing, at: start)
+    }
+
+    /// What each LED shows for a state pattern (the table above).
+    public static func patterns(for state: BlinkPattern) -> IndicatorPatterns {
+        switch state {
+        case .ringing: IndicatorPatterns(status: .ringing, ringing: .ringing)
+        case .connecting: IndicatorPatterns(status: .connecting, ringing: .on)
+        case .inCall: IndicatorPatterns(status: .inCall, ringing: .on)
+        case .on: IndicatorPatterns(status: .on, ringing: .on)
+        case .off, .idle, .offline, .fault, .dnd: IndicatorPatterns(status: state, ringing: .off)
+        }
+    }
+
+    /// Shows `state` from `instant`; an LED whose own pattern changes restarts its phase, the other
+    /// keeps blinking undisturbed.
+    public mutating func show(_ state: BlinkPattern, at instant: MonotonicInstant) {
+        let patterns = Self.patterns(for: state)
+        status.show(patterns.status, at: instant)
+        ringing.show(patterns.ringing, at: instant)
+    }
+
+    /// Both LEDs' levels at `instant`, and the next instant either changes, for the caller's one timer.
+    public func output(at instant: MonotonicInstant) -> IndicatorOutput {
+        IndicatorOutput(status: status.output(at: instant), ringing: ringing.output(at: instant))
+    }
+}
+
+/// The pattern of each LED.
+public struct IndicatorPatterns: Equatable, Sendable {
+    public let status: BlinkPattern
+    public let ringing: BlinkPattern
+
+    public init(status: BlinkPattern, ringing: BlinkPattern) {
+        self.status = status
+        self.ringing = ringing
+    }
+}
+
+/// Both LEDs' outputs.
+public struct IndicatorOutput: Equatable, Sendable {
+    public let status: LEDOutput
+    public let ringing: LEDOutput
+
+    /// The earliest change of either LED, `nil` if neither will change.
+    public var nextChange: MonotonicInstant? {
+        [status.nextChange, ringing.nextChange].compactMap { $0 }.min()
+    }
+}

@@ -1,0 +1,35 @@
+/// "Did you mean" for mistyped keys and choices: the closest known word within a small edit distance.
+enum Suggestion {
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let limit = max(1, min(3, word.count / 3))
+        // A word cut short ("password" for "password_file") is a typo too.
+        if word.count >= 4, let longer = candidates.first(where: { $0.hasPrefix(word) && $0 != word }) { return longer }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
+            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.candidate
+    }
+
+    /// Levenshtein distance with adjacent transpositions counted as one edit (a common typo).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = Swift.min(current[j], previousPrevious[j - 2] + 1)
+                }
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// `[backend]`: the Parse server (ours or a real parse-server) the device registers with.
+public struct BackendSettings: Sendable, Equatable {
+    /// How the device logs in.
+    public enum Login: Sendable, Equatable {
+        /// Anonymous login; the auth id lives in the state directory so the userID never changes.
+        case anonymous
+        /// A provisioned user; the password comes from a file or a systemd credential, never inline.
+        case password(username: String, passwordFile: String)
+    }
+
+    public var serverURL: URL
+    public var liveQueryURL: URL
+    public var applicationID: String
+    public var clientKey: String?
+    public var login: Login
+    public var requestTimeout: Duration
+
+    public static let defaultServerURL = URL(string: "http://127.0.0.1:1337/parse")!
+
+    init(_ reader: ConfigReader, secrets: SecretResolver) {
+        serverURL = reader.url("server_url", schemes: ["http", "https"], required: true) ?? Self.defaultServerURL
+        liveQueryURL = reader.url("live_query_url", schemes: ["ws", "wss"]) ?? Self.webSocketURL(for: serverURL)
+        applicationID = reader.text("application_id", maxLength: 200) ?? "intercom"
+        clientKey = reader.text("client_key", maxLength: 200)
+        requestTimeout = reader.duration("request_timeout", in: .seconds(1)...(.seconds(120))) ?? .seconds(10)
+        let username = reader.text("username", maxLength: 100)
+        let passwordFile = reader.string("password_file")
+        if let username {
+            if let file = secrets.locate(passwordFile, credential: "backend.password", reader: reader, key: "password_file") {
+                login = .password(username: username, passwordFile: file)
+            } else {
+                if passwordFile == nil {
+                    reader.report("password_file", "backend.username is set, so a password is needed: set "
+                        + "password_file or provide the systemd credential \"backend.password\"")
+                }
+                login = .anonymous
+            }
+        } else {
+            if passwordFile != nil { reader.report("password_file", "is set but backend.username is not") }
+            login = .anonymous
+        }
+        reader.rejectUnknownKeys()
+    }
+
+    /// The LiveQuery socket lives at the REST mount with a WebSocket scheme (parse-server's default).
+    static func webSocketURL(for server: URL) -> URL {
+        var components = URLComponents(url: server, resolvingAgainstBaseURL: false)
+        components?.scheme = server.scheme?.lowercased() == "https" ? "wss" : "ws"
+        return components?.url ?? server
+    }
+}

@@ -1,0 +1,83 @@
+/// `[call]`: how the device answers (SYSTEM.md §6).
+public struct CallSettings: Sendable, Equatable {
+    public enum AnswerMode: String, Sendable, CaseIterable { case auto, button, autoAfter = "auto-after" }
+    public enum BusyBehaviour: String, Sendable, CaseIterable { case reject, ignore }
+    public enum QuietAnswer: String, Sendable, CaseIterable { case button, reject }
+
+    /// A daily period (local time) with its own answer mode; `end` before `start` spans midnight.
+    public struct QuietHours: Sendable, Equatable {
+        public var startMinute: Int
+        public var endMinute: Int
+        public var answer: QuietAnswer
+    }
+
+    /// Who the `call` button calls.
+    public enum Target: Sendable, Equatable {
+        case user(id: String)
+        case nearest(title: String, radiusKilometres: Double)
+    }
+
+    public var answer: AnswerMode = .auto
+    public var autoAnswerDelay: Duration = .seconds(5)
+    public var ringTimeout: Duration = .seconds(30)
+    public var maxDuration: Duration = .seconds(600)
+    public var mediaTimeout: Duration = .seconds(15)
+    public var allowCallers: [String] = []
+    public var maxViewers = 4
+    public var busy: BusyBehaviour = .reject
+    public var quietHours: QuietHours?
+    public var target: Target?
+
+    init(_ reader: ConfigReader?) {
+        guard let reader else { return }
+        answer = reader.choice("answer") ?? answer
+        autoAnswerDelay = reader.duration("auto_answer_delay", in: .zero...(.seconds(120))) ?? autoAnswerDelay
+        ringTimeout = reader.duration("ring_timeout", in: .seconds(5)...(.seconds(600))) ?? ringTimeout
+        maxDuration = reader.duration("max_duration", in: .seconds(10)...(.seconds(86_400))) ?? maxDuration
+        mediaTimeout = reader.duration("media_timeout", in: .seconds(2)...(.seconds(300))) ?? mediaTimeout
+        allowCallers = reader.stringArray("allow_callers") ?? allowCallers
+        maxViewers = reader.integer("max_viewers", in: 1...8) ?? maxViewers
+        busy = reader.choice("busy") ?? busy
+        if answer == .autoAfter, autoAnswerDelay >= ringTimeout {
+            reader.report("auto_answer_delay", "must be shorter than call.ring_timeout, or the call rings out first")
+        }
+        if let quiet = reader.table("quiet_hours") {
+            let start = Self.minuteOfDay(quiet, "start")
+            let end = Self.minuteOfDay(quiet, "end")
+            let mode: QuietAnswer = quiet.choice("answer") ?? .button
+            if let start, let end {
+                if start == end { quiet.report("end", "must differ from start") }
+                quietHours = QuietHours(startMinute: start, endMinute: end, answer: mode)
+            }
+            quiet.rejectUnknownKeys()
+        }
+        if let targetReader = reader.table("target") {
+            let userID = targetReader.text("user_id", maxLength: 100)
+            let title = targetReader.text("title", maxLength: 100)
+            let radius = targetReader.float("radius_km", in: 0.001...20_000) ?? 1.0
+            switch (userID, title) {
+            case let (id?, nil): target = .user(id: id)
+            case let (nil, title?): target = .nearest(title: title, radiusKilometres: radius)
+            case (_?, _?): targetReader.report(nil, "set either user_id or title, not both")
+            case (nil, nil):
+                if !targetReader.contains("user_id"), !targetReader.contains("title") {
+                    targetReader.report(nil, "needs user_id or title")
+                }
+            }
+            targetReader.rejectUnknownKeys()
+        }
+        reader.rejectUnknownKeys()
+    }
+
+    /// `"HH:MM"` → minutes since midnight.
+    private static func minuteOfDay(_ reader: ConfigReader, _ key: String) -> Int? {
+        guard let text = reader.string(key, required: true) else { return nil }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+           let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) {
+            return hour * 60 + minute
+        }
+        reader.report(key, "expected a time \"HH:MM\" (00:00 to 23:59), got \"\(text)\"")
+        return nil
+    }
+}

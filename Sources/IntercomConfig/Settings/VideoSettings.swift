@@ -1,0 +1,57 @@
+/// `[video]`: what the device films and how it encodes it (SYSTEM.md §5).
+public struct VideoSettings: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// The first V4L2 capture device, or the test pattern when there is none.
+        case auto
+        case testPattern
+        case device(path: String)
+        case y4mFile(path: String)
+    }
+
+    public var source: Source = .auto
+    public var width = 640
+    public var height = 480
+    public var fps = 30
+    public var bitrateMinKbps = 150
+    public var bitrateStartKbps = 800
+    public var bitrateMaxKbps = 1500
+    public var encoderSpeed = -12
+    public var encoderThreads = 1
+
+    init(_ reader: ConfigReader?) {
+        guard let reader else { return }
+        if let text = reader.string("source") {
+            if let source = Self.source(text) {
+                self.source = source
+            } else {
+                reader.report("source", "expected \"auto\", \"testpattern\", a device path such as \"/dev/video0\", "
+                    + "or a .y4m file path, got \"\(text)\"")
+            }
+        }
+        width = reader.integer("width", in: 160...1920) ?? width
+        height = reader.integer("height", in: 120...1080) ?? height
+        fps = reader.integer("fps", in: 1...60) ?? fps
+        bitrateMinKbps = reader.integer("bitrate_min_kbps", in: 50...8000) ?? bitrateMinKbps
+        bitrateStartKbps = reader.integer("bitrate_start_kbps", in: 50...8000) ?? bitrateStartKbps
+        bitrateMaxKbps = reader.integer("bitrate_max_kbps", in: 50...8000) ?? bitrateMaxKbps
+        encoderSpeed = reader.integer("encoder_speed", in: -16...(-1)) ?? encoderSpeed
+        encoderThreads = reader.integer("encoder_threads", in: 1...4) ?? encoderThreads
+        if width % 2 != 0 || height % 2 != 0 { reader.report("width", "width and height must be even (4:2:0 video)") }
+        if !(bitrateMinKbps <= bitrateStartKbps && bitrateStartKbps <= bitrateMaxKbps) {
+            let key = ["bitrate_start_kbps", "bitrate_min_kbps", "bitrate_max_kbps"].first(where: reader.contains) ?? "bitrate_start_kbps"
+            reader.report(key, "needs bitrate_min_kbps ≤ bitrate_start_kbps ≤ bitrate_max_kbps, got "
+                + "\(bitrateMinKbps) ≤ \(bitrateStartKbps) ≤ \(bitrateMaxKbps)")
+        }
+        reader.rejectUnknownKeys()
+    }
+
+    private static func source(_ text: String) -> Source? {
+        switch text {
+        case "auto": return .auto
+        case "testpattern", "test-pattern": return .testPattern
+        case _ where text.hasPrefix("/dev/"): return .device(path: text)
+        case _ where text.lowercased().hasSuffix(".y4m") && !text.contains("\0"): return .y4mFile(path: text)
+        default: return nil
+        }
+    }
+}

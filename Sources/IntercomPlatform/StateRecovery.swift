@@ -1,0 +1,43 @@
+/// What `StateStore` did when it found a damaged state file: the file was moved aside (kept for diagnosis)
+/// and replaced with a fresh record. The caller logs `description` once at warning level.
+public struct StateRecovery: Sendable, Equatable, CustomStringConvertible {
+    /// Why the file was unusable.
+    public enum Reason: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Zero bytes or only whitespace (typical after a power cut before the first fsync).
+        case empty
+        /// Larger than the read limit.
+        case tooLarge(limit: Int)
+        /// Not parseable as JSON: truncated, garbage bytes, zero-filled, invalid UTF-8.
+        case malformedJSON(String)
+        /// Valid JSON of the wrong shape: missing keys, wrong types, nulls.
+        case wrongShape(String)
+        /// The right shape with unusable values, e.g. an empty id.
+        case invalidValue(String)
+
+        public var description: String {
+            switch self {
+            case .empty: "empty"
+            case .tooLarge(let limit): "larger than \(limit) bytes"
+            case .malformedJSON(let detail): "not valid JSON (\(detail))"
+            case .wrongShape(let detail): "not an identity record (\(detail))"
+            case .invalidValue(let detail): "invalid (\(detail))"
+            }
+        }
+    }
+
+    /// The damaged file's original path.
+    public let path: String
+    public let reason: Reason
+    /// Where the damaged bytes were moved, e.g. `identity.json.corrupt-20261121T101500Z`.
+    public let preservedCopyPath: String
+
+    public init(path: String, reason: Reason, preservedCopyPath: String) {
+        self.path = path
+        self.reason = reason
+        self.preservedCopyPath = preservedCopyPath
+    }
+
+    public var description: String {
+        "\(path) was \(reason); moved it to \(preservedCopyPath) and started with a fresh identity"
+    }
+}

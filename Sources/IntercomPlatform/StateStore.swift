@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+
+/// The agent's persistent state directory (default `/var/lib/intercom`; the caller resolves
+/// `INTERCOM_STATE_DIR` and `--state-dir` overrides). Every write is atomic (`AtomicFile`); a damaged file
+/// is moved aside and replaced, never a reason to crash (reliability matrix #18, #21, #22).
+public struct StateStore: Sendable {
+    public static let defaultDirectory = "/var/lib/intercom"
+    public static let identityFileName = "identity.json"
+    /// How many moved-aside corrupt copies to keep, so a corruption loop cannot fill the SD card.
+    public static let corruptCopiesKept = 3
+
+    public let directory: String
+
+    public init(directory: String = StateStore.defaultDirectory) {
+        self.directory = directory
+    }
+
+    public var identityPath: String { directory + "/" + Self.identityFileName }
+
+    /// Creates the directory (and parents) with mode 0700 if it is missing, and removes temporary files a
+    /// killed earlier run left behind. Call once at start-up, before any other writer uses the directory.
+    @discardableResult
+    public func prepare() throws(SystemCallError) -> [String] {
+        try Directories.createIfMissing(directory, permissions: 0o700)
+        return AtomicFile.removeStaleTemporaryFiles(in: directory)
+    }
+
+    /// Loads the identity; creates and saves a fresh one when the file is missing; when the file is damaged,
+    /// moves it to `identity.json.corrupt-<UTC timestamp>`, saves a fresh identity and says so in `recovered`.
+    /// Throws only when the file cannot be read or written at all (permissions, I/O errors, read-only disk).
+    public func loadOrCreateIdentity(now: Date = Date()) throws(SystemCallError) -> (
+        identity: DeviceIdentity, recovered: StateRecovery?
+    ) {
+        let bytes: [UInt8]
+        do {
+            bytes = try AtomicFile.read(identityPath)
+        } catch where error.errno == ENOENT {
+            let identity = DeviceIdentity.fresh()
+            try save(identity)
+            return (identity, nil)
+        } catch where error.errno == EFBIG {
+            return try replaceDamagedIdentity(reason: .tooLarge(limit: AtomicFile.defaultReadLimit), now: now)
+        }
+        do {
+            return (try DeviceIdentityCoding.decode(bytes), nil)
+        } catch {
+            return try replaceDamagedIdentity(reason: error, now: now)
+        }
+    }
+
+    /// Atomically replaces `identity.json` (mode 0600: it may hold a session token).
+    public func save(_ identity: DeviceIdentity) throws(SystemCallError) {
+        try AtomicFile.write(DeviceIdentityCoding.encode(identity), to: identityPath, permissions: 0o600)
+    }
+
+    func replaceDamagedIdentity(
+        reason: StateRecovery.Reason,
+        now: Date
+    ) throws(SystemCallError) -> (identity: DeviceIdentity, recovered: StateRecovery?) {
+        let preserved = try moveAside(identityPath, now: now)
+        let identity = DeviceIdentity.fresh()
+        try save(identity)  // Its directory fsync also makes the move-aside durable.
+        pruneCorruptCopies(of: Self.identityFileName, keeping: Self.corruptCopiesKept)
+        return (identity, StateRecovery(path: identityPath, reason: reason, preservedCopyPath: preserved))
+    }
+
+    /// Renames `path` to `path.corrupt-<timestamp>`, adding `-2`, `-3`… if that name is taken.
+    func moveAside(_ path: String, now: Date) throws(SystemCallError) -> String {
+        let base = "\(path).corrupt-\(UTCTimestamp.compact(secondsSince1970: Int(now.timeIntervalSince1970)))"
+        var candidate = base
+        var attempt = 1
+        while Glibc.access(candidate, F_OK) == 0 {
+            attempt += 1
+            guard attempt <= 100 else {
+                throw SystemCallError(call: "rename", errno: EEXIST, path: base, detail: "too many corrupt copies")
+            }
+            candidate = "\(base)-\(attempt)"
+        }
+        try retryingOnInterrupt("rename", path: path) { Glibc.rename(path, candidate) }
+        return candidate
+    }
+
+    /// Best effort: deletes all but the newest `keeping` corrupt copies (names sort by timestamp).
+    func pruneCorruptCopies(of fileName: String, keeping: Int) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let copies = names.filter { $0.hasPrefix(fileName + ".corrupt-") }.sorted()
+        for name in copies.dropLast(keeping) {
+            _ = Glibc.unlink(directory + "/" + name)
+        }
+    }
+}

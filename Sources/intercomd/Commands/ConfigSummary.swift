@@ -1,0 +1,52 @@
+import IntercomConfig
+
+/// A few human lines saying what a valid configuration will do.
+enum ConfigSummary {
+    static func lines(_ configuration: IntercomConfiguration) -> [String] {
+        let identity = configuration.identity
+        var lines = [
+            "device \"\(identity.title)\" at \(identity.latitude), \(identity.longitude)",
+            "backend \(configuration.backend.serverURL.absoluteString) as " + login(configuration.backend.login),
+            "answers \(answer(configuration.call)); rings \(configuration.call.ringTimeout) at most",
+            "video \(source(configuration.video.source)) \(configuration.video.width)x\(configuration.video.height)"
+                + "@\(configuration.video.fps) fps, \(configuration.video.bitrateMinKbps)-\(configuration.video.bitrateMaxKbps) kbps",
+            configuration.audio.enabled
+                ? "audio capture \"\(configuration.audio.capture)\", playback \"\(configuration.audio.playback)\" at \(configuration.audio.sampleRate) Hz"
+                : "audio off",
+        ]
+        if let gpio = configuration.gpio {
+            let buttons = gpio.buttons.keys.map(\.rawValue).sorted().joined(separator: ", ")
+            let leds = gpio.leds.keys.map(\.rawValue).sorted().joined(separator: ", ")
+            lines.append("gpio buttons [\(buttons)], leds [\(leds)]" + (gpio.door == nil ? "" : ", door relay"))
+        } else {
+            lines.append("no gpio controls")
+        }
+        lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
+        lines.append("state in \(configuration.state.directory)")
+        return lines
+    }
+
+    private static func login(_ login: BackendSettings.Login) -> String {
+        switch login {
+        case .anonymous: return "an anonymous user"
+        case .password(let username, let file): return "\"\(username)\" (password from \(file))"
+        }
+    }
+
+    private static func answer(_ call: CallSettings) -> String {
+        switch call.answer {
+        case .auto: return "automatically"
+        case .button: return "on the accept button"
+        case .autoAfter: return "automatically after \(call.autoAnswerDelay)"
+        }
+    }
+
+    private static func source(_ source: VideoSettings.Source) -> String {
+        switch source {
+        case .auto: return "first camera or test pattern"
+        case .testPattern: return "test pattern"
+        case .device(let path): return path
+        case .y4mFile(let path): return path
+        }
+    }
+}

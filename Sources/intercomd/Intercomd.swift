@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// `intercomd`: the device agent of the Intercom video intercom.
+@main
+struct Intercomd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intercomd",
+        abstract: "Video intercom device agent: camera, microphone, speaker, buttons and LEDs, callable from a browser.",
+        version: IntercomVersion.current,
+        subcommands: [RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, VersionCommand.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// The release of this build.
+enum IntercomVersion {
+    static let current = "0.1.0"
+}

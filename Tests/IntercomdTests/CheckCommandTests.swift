@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite("intercomd check, probe, version")
+struct CheckCommandTests {
+    static let root = IntercomdProcess.repositoryRoot
+
+    static var boardProfiles: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/board")) ?? []
+        return names.filter { $0.hasSuffix(".toml") }.sorted().map { "board/" + $0 }
+    }
+
+    @Test("the repository ships the documented board profiles")
+    func profilesExist() {
+        #expect(Self.boardProfiles == ["board/generic-usb.toml", "board/rpi-zero2w.toml", "board/rpi3b.toml", "board/rpi4.toml", "board/rpi5.toml"])
+    }
+
+    @Test("every board profile passes check", arguments: boardProfiles)
+    func boardProfilePasses(profile: String) throws {
+        let output = try IntercomdProcess.run(["check", profile])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("\(profile): valid"))
+    }
+
+    @Test("the sample fleet passes check: base plus each device overlay")
+    func sampleFleet() throws {
+        let devices = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/board/fleet/devices").filter { $0.hasSuffix(".toml") }
+        #expect(devices.count >= 2)
+        for device in devices {
+            let output = try IntercomdProcess.run(["check", "board/fleet/base.toml", "--overlay", "board/fleet/devices/\(device)", "--skip-secrets"])
+            #expect(output.status == 0, "\(device): \(output.stderr)")
+        }
+    }
+
+    @Test("an invalid file exits 1 and prints every problem with file:line")
+    func invalid() throws {
+        let directory = NSTemporaryDirectory() + "intercomd-check-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/intercom.toml"
+        try "[identity]\ntitle = \"G\"\nlatitude = 91\nlongitude = 0\n[backend]\nserver_url = \"http://h/p\"\n[video]\nfps = 0\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try IntercomdProcess.run(["check", "--config", path])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("\(path):3:1: identity.latitude: must be between -90 and 90, got 91.0"))
+        #expect(output.stderr.contains("\(path):8:1: video.fps: must be between 1 and 60, got 0"))
+        #expect(output.stderr.contains("2 problems in 1 file"))
+    }
+
+    @Test("an unreadable file exits 2; INTERCOM_CONFIG is honoured")
+    func unreadable() throws {
+        let output = try IntercomdProcess.run(["check"], environment: ["INTERCOM_CONFIG": "/nonexistent/intercom.toml"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("cannot read /nonexistent/intercom.toml: No such file or directory (errno 2)"))
+    }
+
+    @Test("probe on a machine without a camera says so and exits 0")
+    func probeWithoutCamera() throws {
+        let empty = NSTemporaryDirectory() + "intercomd-probe-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let output = try IntercomdProcess.run(["probe", "--device-directory", empty])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Video capture devices (V4L2):\n  no capture devices found"))
+        #expect(output.stdout.contains("Sound cards (ALSA):"))
+        #expect(output.stdout.contains("GPIO chips (libgpiod 1.6"))
+        #expect(output.stdout.contains("source = \"testpattern\"   # no camera found"))
+    }
+
+    @Test("version names every C library it runs with")
+    func version() throws {
+        let output = try IntercomdProcess.run(["version"])
+        #expect(output.status == 0)
+        for library in ["libvpx: v1.", "libopus: libopus 1.", "alsa-lib: 1.", "libgpiod: 1.6", "libnice: 0.1.", "libsrtp2: libsrtp2 2.", "openssl: OpenSSL 3."] {
+            #expect(output.stdout.contains(library), "missing \(library) in \(output.stdout)")
+        }
+    }
+}
