@@ -132,6 +132,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
+        .testTarget(
+            name: "IntercomServerTests",
+            dependencies: [
+                "IntercomServer", "IntercomTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomTestSupport"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore"]),

@@ -30,7 +30,7 @@ public enum BlinkPattern: String, Equatable, Hashable, Sendable, CaseIterable {
     /// Do-not-disturb: off.
     case dnd
 
-    /// One period of the waveform; a single segment means the LED never changes.
+    /// One period of the waveform. A single segment means the LED never changes, and its length is moot.
     public var segments: [BlinkSegment] {
         switch self {
         case .off, .dnd:

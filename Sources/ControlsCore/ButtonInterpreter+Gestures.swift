@@ -9,8 +9,10 @@ extension ButtonInterpreter {
         case .released where !timing.reportsLongPress && !timing.reportsDoublePress:
             reports.append(GestureReport(.press, at: instant))
             phase = .holding(since: instant, report: .reported)
-        case .released, .holding:
+        case .released:
             phase = .holding(since: instant, report: .pending)
+        case .holding:
+            break  // Unreachable: a press is confirmed only while the debounced level is up.
         }
     }
 
@@ -28,8 +30,10 @@ extension ButtonInterpreter {
         case .holding(_, .reported):
             reports.append(GestureReport(.release, at: instant))
             phase = .released
-        case .holding(_, .silent), .released, .awaitingSecondPress:
+        case .holding(_, .silent):
             phase = .released
+        case .released, .awaitingSecondPress:
+            break  // Unreachable: a release is confirmed only while the debounced level is down.
         }
     }
 

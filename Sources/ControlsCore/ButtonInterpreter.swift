@@ -16,7 +16,7 @@
 /// `receivedAt` (a corrupt stamp, or `CLOCK_REALTIME` from a pre-5.7 kernel), is replaced by the read time
 /// `receivedAt`: dating an edge later can only delay a confirmation, never hasten one past a bounce, and a
 /// far-future stamp cannot push deadlines out of reach.
-public struct ButtonInterpreter: Sendable {
+public struct ButtonInterpreter: Equatable, Sendable {
     public let timing: ButtonTiming
     /// The latest instant seen; inputs stamped earlier count as this one.
     public internal(set) var latestInstant: MonotonicInstant

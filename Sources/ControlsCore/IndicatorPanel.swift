@@ -61,6 +61,11 @@ public struct IndicatorOutput: Equatable, Sendable {
     public let status: LEDOutput
     public let ringing: LEDOutput
 
+    public init(status: LEDOutput, ringing: LEDOutput) {
+        self.status = status
+        self.ringing = ringing
+    }
+
     /// The earliest change of either LED, `nil` if neither will change.
     public var nextChange: MonotonicInstant? {
         [status.nextChange, ringing.nextChange].compactMap { $0 }.min()

@@ -1,27 +1,63 @@
 import ArgumentParser
+import Foundation
+import IntercomPlatform
 import IntercomServer
 import Logging
 
-/// `intercom-server`: the self-hosted backend (SYSTEM.md §10 defaults: 127.0.0.1:1337).
+/// `intercom-server`: the self-hosted backend. With no options and no environment it listens on
+/// 127.0.0.1:1337 with application id `intercom` and keeps its data in `./intercom-server.sqlite`
+/// (SYSTEM.md §10). Secrets come from the environment (see `ServerConfiguration.apply(environment:)`).
 @main
 struct IntercomServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intercom-server",
-        abstract: "Self-hosted Intercom backend: Parse-compatible REST subset, LiveQuery, session signaling, web caller."
+        abstract: "Self-hosted Intercom backend: Parse-compatible REST subset, LiveQuery, session signaling, web caller.",
+        discussion: """
+            Environment: INTERCOM_SERVER_DB, INTERCOM_APP_ID, INTERCOM_CLIENT_KEY, INTERCOM_MASTER_KEY (loopback only), \
+            INTERCOM_TOKEN_KEYS (kid=secret,… newest first), INTERCOM_SIGNAL_URL, INTERCOM_STUN_URLS, \
+            INTERCOM_TURN_URLS, INTERCOM_TURN_SECRET, INTERCOM_HEARTBEAT_SECONDS, INTERCOM_RING_SECONDS, \
+            INTERCOM_TOKEN_SECONDS, INTERCOM_RATE_LIMIT (perSecond/burst or off).
+            """
     )
 
-    @Option(name: .long, help: "Listen address HOST:PORT.")
+    @Option(name: .long, help: "Listen address HOST:PORT (port 0 picks a free port).")
     var listen = "127.0.0.1:1337"
 
+    @Option(name: .long, help: "SQLite database file (overrides INTERCOM_SERVER_DB).")
+    var database: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
     func run() async throws {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-              (1...65535).contains(port), colon != listen.startIndex
-        else { throw ValidationError("--listen expects HOST:PORT, got \"\(listen)\"") }
-        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        var logger = Logger(label: "intercom-server")
-        logger.logLevel = .info
-        try await ServerApplication.make(host: host, port: port, logger: logger).runService()
+        let (host, port) = try Self.hostAndPort(listen)
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level: unknown level \"\(logLevel)\"")
+        }
+        var configuration = ServerConfiguration()
+        do {
+            try configuration.apply(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        configuration.host = host
+        configuration.port = port
+        if let database { configuration.databasePath = database }
+
+        LoggingBootstrap.bootstrap(level: level)
+        let logger = Logger(label: "intercom-server")
+        let backend = try await IntercomBackend(configuration: configuration, logger: logger)
+        let application = ServerApplication.make(backend: backend, logger: logger) { boundPort in
+            // One line on stdout that scripts and tests wait for (the port matters with --listen HOST:0).
+            FileHandle.standardOutput.write(Data("intercom-server listening on \(host):\(boundPort ?? port)\n".utf8))
+        }
+        try await application.runService()
+    }
+
+    static func hostAndPort(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
+              let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        else { throw ValidationError("--listen expects HOST:PORT, got \"\(text)\"") }
+        return (String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
     }
 }
-
-import Foundation

@@ -70,3 +70,23 @@ struct ConfigSecretTests {
             "intercom.toml:8: backend.password: unknown key \"password\" (did you mean \"password_file\"?)"))
     }
 }
+
+@Suite("Secrets: anonymous devices under the shipped unit")
+struct AnonymousCredentialTests {
+    @Test("an anonymous device ignores an empty backend.password credential (the unit's SetCredential fallback)")
+    func anonymousIgnoresEmptyCredential() throws {
+        let credentials = try TemporaryDirectory()
+        try credentials.write("", to: "backend.password")
+        let configuration = try #require(load(minimalConfig, environment: ["CREDENTIALS_DIRECTORY": credentials.path]).configuration)
+        #expect(configuration.backend.login == .anonymous)
+    }
+
+    @Test("a username with an empty credential gets exactly one problem")
+    func emptyCredentialOneProblem() throws {
+        let credentials = try TemporaryDirectory()
+        try credentials.write("", to: "backend.password")
+        let lines = problemLines(load(minimalConfig.replacingOccurrences(of: "[backend]\n", with: "[backend]\nusername = \"gate\"\n"),
+                                      environment: ["CREDENTIALS_DIRECTORY": credentials.path]))
+        #expect(lines == ["intercom.toml:6: backend.password_file: secret file \(credentials.path)/backend.password is empty"])
+    }
+}

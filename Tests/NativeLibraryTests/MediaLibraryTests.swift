@@ -45,12 +45,13 @@ struct MediaLibraryTests {
         #expect(errno == ENOTTY)
     }
 
-    @Test("PixelFormat fourcc matches the kernel's v4l2_fourcc")
+    @Test("PixelFormat fourcc matches the kernel's v4l2_fourcc (a function-like macro, so compared to its values)")
     func fourcc() {
-        #expect(PixelFormat.yuyv.rawValue == UInt32(V4L2_PIX_FMT_YUYV))
-        #expect(PixelFormat.nv12.rawValue == UInt32(V4L2_PIX_FMT_NV12))
-        #expect(PixelFormat.yuv420.rawValue == UInt32(V4L2_PIX_FMT_YUV420))
-        #expect(PixelFormat.mjpeg.rawValue == UInt32(V4L2_PIX_FMT_MJPEG))
+        // v4l2_fourcc(a,b,c,d) = a | b<<8 | c<<16 | d<<24, e.g. 'YUYV' = 0x56595559.
+        #expect(PixelFormat.yuyv.rawValue == 0x5659_5559)
+        #expect(PixelFormat.nv12.rawValue == 0x3231_564E)
+        #expect(PixelFormat.yuv420.rawValue == 0x3231_5559)
+        #expect(PixelFormat.mjpeg.rawValue == 0x4750_4A4D)
         #expect(PixelFormat.nv12.description == "NV12")
     }
 
@@ -59,7 +60,7 @@ struct MediaLibraryTests {
         var pcm: OpaquePointer?
         #expect(snd_pcm_open(&pcm, "null", SND_PCM_STREAM_PLAYBACK, 0) == 0)
         defer { snd_pcm_close(pcm) }
-        #expect(snd_pcm_set_params(pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, 48_000, 1, 40_000) == 0)
+        #expect(snd_pcm_set_params(pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(1), UInt32(48_000), Int32(1), UInt32(40_000)) == 0)
         let silence = [Int16](repeating: 0, count: 480)
         #expect(silence.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress, 480) } == 480)
     }
@@ -83,7 +84,7 @@ struct MediaLibraryTests {
         config.g_h = 240
         var codec = vpx_codec_ctx_t()
         #expect(CIntercomShims_vpx_codec_enc_init(&codec, vpx_codec_vp8_cx(), &config, 0) == VPX_CODEC_OK)
-        #expect(vpx_codec_control_VP8E_SET_CPUUSED(&codec, VP8E_SET_CPUUSED.rawValue, -12) == VPX_CODEC_OK)
+        #expect(vpx_codec_control_VP8E_SET_CPUUSED(&codec, Int32(VP8E_SET_CPUUSED.rawValue), -12) == VPX_CODEC_OK)
         #expect(vpx_codec_destroy(&codec) == VPX_CODEC_OK)
         #expect(MediaLibraries.libvpx.hasPrefix("v1."))
     }

@@ -107,7 +107,7 @@ active_low = false
 [gpio.door]
 line = "GPIO25"
 pulse = "3s"
-allow_remote_open = false
+allow_remote_open_typo = false  # an unknown key: the loader must report it, not crash
 """
 
 INVALID = """[identity]
@@ -130,7 +130,7 @@ oct = 0o755
 bin = 0b1101
 big = 9_223_372_036_854_775_807
 neg = -17
-floats = [6.626e-34, -0.0, inf, -inf, nan, 1e309]
+floats = [6.626e-34, -0.0, inf, -inf, nan, 1.7976931348623157e308]
 odt = 1979-05-27T07:32:00.999999-07:00
 ldt = 1979-05-27 07:32:00
 ld = 1979-05-27
@@ -237,7 +237,7 @@ def rtcp(count, packet_type, body, padding=0):
 REPORT_BLOCK = struct.pack("!IB3sIIII", 0xDEADBEEF, 12, b"\x00\x00\x05", 70000, 30, 0x12345678, 655)
 SR = rtcp(1, 200, struct.pack("!IIIII", 0xAABBCCDD, 0xE8E8E8E8, 0x80000000, 90000, 120)
           + struct.pack("!I", 64000) + REPORT_BLOCK)
-SDES = rtcp(1, 202, struct.pack("!I", 0xAABBCCDD) + bytes([1, 16]) + b"4TOk42mSjXCkVIa6" + b"\0\0\0\0")
+SDES = rtcp(1, 202, struct.pack("!I", 0xAABBCCDD) + bytes([1, 16]) + b"4TOk42mSjXCkVIa6" + b"\0\0")  # null item + pad to a word
 RR = rtcp(1, 201, struct.pack("!I", 1) + REPORT_BLOCK)
 REMB = rtcp(15, 206, struct.pack("!II", 1, 0) + b"REMB" + bytes([1, 0x0B, 0x71, 0xB0]) + struct.pack("!I", 0xDEADBEEF))
 NACK = rtcp(1, 205, struct.pack("!IIHH", 1, 0xDEADBEEF, 1000, 0b1010))
@@ -258,7 +258,8 @@ def stream(*packets):
     return b"".join(bytes([control, len(payload)]) + payload for control, payload in packets)
 
 
-KEY_HEADER = bytes([0x50, 0x2D, 0x01, 0x9D, 0x01, 0x2A, 0x80, 0x02, 0xE0, 0x01])  # 640x480 key frame
+# Key frame tag (first partition 40 bytes, shown), start code, 640x480.
+KEY_HEADER = bytes([0x10, 0x05, 0x00, 0x9D, 0x01, 0x2A, 0x80, 0x02, 0xE0, 0x01])
 write("FuzzVP8", "key-frame-payload.vp8", bytes([0x90, 0xE0, 0x80, 0x01, 0x05, 0x40]) + KEY_HEADER + bytes(30))
 write("FuzzVP8", "inter-frame-payload.vp8", bytes([0x10, 0x31, 0x00, 0x00]) + bytes(12))
 write("FuzzVP8", "packet-stream.vp8", stream(

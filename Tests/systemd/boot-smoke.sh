@@ -16,8 +16,15 @@
 # Not covered here (no such kernel support on the CI machine): DeviceAllow= enforcement
 # (the cgroup device filter is not applied inside this container) and real V4L2/ALSA/GPIO.
 #
+# With INTERCOMD_BIN (a built intercomd), it also runs the real agent under the shipped unit:
+# it must start, send READY=1, keep the watchdog fed past WatchdogSec=20s, write its state,
+# stop cleanly (result "success"), and, with backend.username but no password file, exit with
+# the "is empty" config error rather than a 243/CREDENTIALS start failure. The binary's
+# directory and /opt/swift (the Swift runtime, if the binary links it dynamically) are bound
+# read-only into the container.
+#
 # Needs: root, systemd-nspawn (Debian package systemd-container), python3.
-# Usage: Tests/systemd/boot-smoke.sh      (about 1 minute)
+# Usage: Tests/systemd/boot-smoke.sh [INTERCOMD_BIN]     (about 1 minute, 2 with the binary)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,13 +34,23 @@ failed=0
 pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
 fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/      /'; }
 
+agent_bin=${1:-}
+if [ -n "$agent_bin" ]; then
+    [ -x "$agent_bin" ] || { echo "FAIL  $agent_bin is not an executable file"; exit 1; }
+    agent_bin=$(cd "$(dirname "$agent_bin")" && pwd)/$(basename "$agent_bin")
+fi
 [ "$(id -u)" -eq 0 ] || { echo "FAIL  must run as root (it boots a container)"; exit 1; }
 for tool in systemd-nspawn nsenter python3; do
     command -v "$tool" >/dev/null || { echo "FAIL  $tool not found (systemd-nspawn: apt-get install systemd-container)"; exit 1; }
 done
 
+binds=()
+if [ -n "$agent_bin" ]; then
+    binds+=("--bind-ro=$(dirname "$agent_bin"):/opt/intercom-bin")
+    [ -d /opt/swift ] && binds+=("--bind-ro=/opt/swift")
+fi
 log=$(mktemp)
-setsid systemd-nspawn -D / --volatile=yes --register=no --keep-unit -b -- systemd.firstboot=off >"$log" 2>&1 &
+setsid systemd-nspawn -D / --volatile=yes --register=no --keep-unit "${binds[@]}" -b -- systemd.firstboot=off >"$log" 2>&1 &
 nspawn=$!
 cleanup() {
     if kill -0 "$nspawn" 2>/dev/null; then
@@ -197,6 +214,59 @@ port=$(invocation_log intercom-server.service | sed -n 's/^SMOKE port=//p' | tai
 body=$(ct python3 -c "import urllib.request,sys; print(urllib.request.urlopen('http://127.0.0.1:$port/', timeout=5).read().decode().strip())" 2>&1)
 [ "$body" = ok ] && pass "server reachable over TCP on 127.0.0.1:$port" || fail "server reachable over TCP" "$body"
 ct systemctl stop intercom-server.service
+
+# ---------- the real agent (optional) ----------------------------------------------------------
+if [ -n "$agent_bin" ]; then
+    echo "== intercomd.service with the real agent ($agent_bin)"
+    ct rm -f /etc/systemd/system/intercomd.service.d/50-smoke-watchdog.conf \
+        /etc/systemd/system/intercomd.service.d/51-smoke-startlimit.conf /etc/intercom/secrets/backend.password
+    sed "s#^ExecStart=/usr/local/bin/intercomd #ExecStart=/opt/intercom-bin/$(basename "$agent_bin") #" \
+        "$repo/systemd/intercomd.service" | put /etc/systemd/system/intercomd.service 0644
+    # A backend nobody listens on: the agent must keep running (offline), not be killed.
+    printf '[identity]\ntitle = "Smoke"\nlatitude = 0.0\nlongitude = 0.0\n[backend]\nserver_url = "http://127.0.0.1:9/parse"\n' |
+        put /etc/intercom/intercom.toml 0644
+    ct systemctl daemon-reload
+    ct systemctl reset-failed intercomd.service 2>/dev/null
+    ct systemctl start --no-block intercomd.service
+    if wait_for 30 is_active intercomd.service; then
+        pass "real agent: READY=1 under the shipped sandbox (status: $(show intercomd.service StatusText))"
+    else
+        fail "real agent: READY=1 under the shipped sandbox" "$(ct systemctl status --no-pager intercomd.service 2>&1 | tail -n 15)"
+    fi
+    sleep 25
+    if is_active intercomd.service && [ "$(show intercomd.service NRestarts)" -eq 0 ]; then
+        pass "real agent: still running after 25 s with WatchdogSec=20s, no restarts"
+    else
+        fail "real agent: still running after 25 s" "state=$(show intercomd.service ActiveState) NRestarts=$(show intercomd.service NRestarts)
+$(invocation_log intercomd.service | tail -n 10)"
+    fi
+    if ct sh -c 'test -n "$(ls -A /var/lib/private/intercom 2>/dev/null)"'; then
+        pass "real agent: state written under /var/lib/private/intercom"
+    else
+        fail "real agent: state written under /var/lib/private/intercom"
+    fi
+    ct systemctl stop intercomd.service
+    result=$(show intercomd.service Result)
+    if [ "$result" = success ]; then
+        pass "real agent: SIGTERM stop ends with result success"
+    else
+        fail "real agent: SIGTERM stop ends with result success" "result=$result; last lines:
+$(ct journalctl --no-pager -o cat -u intercomd.service | tail -n 4)"
+    fi
+
+    printf '[identity]\ntitle = "Smoke"\nlatitude = 0.0\nlongitude = 0.0\n[backend]\nserver_url = "http://127.0.0.1:9/parse"\nusername = "gate-1"\n' |
+        put /etc/intercom/intercom.toml 0644
+    ct systemctl reset-failed intercomd.service 2>/dev/null
+    ct systemctl start intercomd.service 2>/dev/null
+    empty_reported() { ct journalctl --no-pager -o cat -u intercomd.service | grep -q 'backend.password.* is empty'; }
+    if wait_for 15 empty_reported && ! ct journalctl --no-pager -o cat -u intercomd.service | grep -q '243/CREDENTIALS'; then
+        pass "real agent: username without a password file -> config error 'is empty', not 243/CREDENTIALS"
+    else
+        fail "real agent: username without a password file -> config error 'is empty'" \
+            "$(ct journalctl --no-pager -o cat -u intercomd.service | tail -n 8)"
+    fi
+    ct systemctl stop intercomd.service
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -19,6 +19,14 @@ public struct SystemdNotifyService: Service {
     }
 
     public func run() async throws {
+        do {
+            try await notifyUntilShutdown()
+        } catch is CancellationError {
+            // Shutdown cancels the watchdog sleep: that is the normal end of this service, not a failure.
+        }
+    }
+
+    private func notifyUntilShutdown() async throws {
         let notifier = self.notifier
         let logger = self.logger
         try await withGracefulShutdownHandler {

@@ -12,8 +12,16 @@ struct SecretResolver {
         var isMissing: Bool
     }
 
-    /// The path of a readable, non-empty secret, or nil (with a problem reported when one was configured).
-    func locate(_ configured: String?, credential: String, reader: ConfigReader, key: String) -> String? {
+    enum Located: Equatable {
+        case found(path: String)
+        /// Neither the key nor the credential exists.
+        case absent
+        /// Something was configured but is unusable; the problem has been reported.
+        case reported
+    }
+
+    /// A readable, non-empty secret; a configured but unusable one is reported to `reader`.
+    func locate(_ configured: String?, credential: String, reader: ConfigReader, key: String) -> Located {
         let path: String
         if let configured {
             if configured.hasPrefix("/") {
@@ -23,23 +31,23 @@ struct SecretResolver {
             } else {
                 reader.report(key, "relative path \"\(configured)\" needs $CREDENTIALS_DIRECTORY (systemd "
                     + "LoadCredential=); use an absolute path otherwise")
-                return nil
+                return .reported
             }
         } else if let credentialsDirectory {
             path = credentialsDirectory + "/" + credential
-            if case .failure(let failure) = readFile(path), failure.isMissing { return nil }
+            if case .failure(let failure) = readFile(path), failure.isMissing { return .absent }
         } else {
-            return nil
+            return .absent
         }
         switch readFile(path) {
         case .failure(let failure):
             reader.report(key, "cannot read secret file \(path): \(failure.reason)")
-            return nil
+            return .reported
         case .success(let bytes) where bytes.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }):
             reader.report(key, "secret file \(path) is empty")
-            return nil
+            return .reported
         case .success:
-            return path
+            return .found(path: path)
         }
     }
 }

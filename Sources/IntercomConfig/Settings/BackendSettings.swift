@@ -28,16 +28,18 @@ public struct BackendSettings: Sendable, Equatable {
         let username = reader.text("username", maxLength: 100)
         let passwordFile = reader.string("password_file")
         if let username {
-            if let file = secrets.locate(passwordFile, credential: "backend.password", reader: reader, key: "password_file") {
-                login = .password(username: username, passwordFile: file)
-            } else {
-                if passwordFile == nil {
-                    reader.report("password_file", "backend.username is set, so a password is needed: set "
-                        + "password_file or provide the systemd credential \"backend.password\"")
-                }
+            switch secrets.locate(passwordFile, credential: "backend.password", reader: reader, key: "password_file") {
+            case .found(let path):
+                login = .password(username: username, passwordFile: path)
+            case .absent:
+                reader.report("password_file", "backend.username is set, so a password is needed: set "
+                    + "password_file or provide the systemd credential \"backend.password\"")
+                login = .anonymous
+            case .reported:
                 login = .anonymous
             }
         } else {
+            // An anonymous device ignores the credential (the unit always provides one, possibly empty).
             if passwordFile != nil { reader.report("password_file", "is set but backend.username is not") }
             login = .anonymous
         }

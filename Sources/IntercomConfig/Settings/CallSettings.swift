@@ -25,6 +25,7 @@ public struct CallSettings: Sendable, Equatable {
     public var allowCallers: [String] = []
     public var maxViewers = 4
     public var busy: BusyBehaviour = .reject
+    public var allowDoorOpen = false
     public var quietHours: QuietHours?
     public var target: Target?
 
@@ -38,6 +39,7 @@ public struct CallSettings: Sendable, Equatable {
         allowCallers = reader.stringArray("allow_callers") ?? allowCallers
         maxViewers = reader.integer("max_viewers", in: 1...8) ?? maxViewers
         busy = reader.choice("busy") ?? busy
+        allowDoorOpen = reader.bool("allow_door_open") ?? allowDoorOpen
         if answer == .autoAfter, autoAnswerDelay >= ringTimeout {
             reader.report("auto_answer_delay", "must be shorter than call.ring_timeout, or the call rings out first")
         }

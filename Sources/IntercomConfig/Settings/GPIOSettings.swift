@@ -33,7 +33,6 @@ public struct GPIOSettings: Sendable, Equatable {
     public struct Door: Sendable, Equatable {
         public var output: Output
         public var pulse: Duration
-        public var allowRemoteOpen: Bool
     }
 
     public var chip: String?
@@ -81,10 +80,9 @@ public struct GPIOSettings: Sendable, Equatable {
         if let doorReader = reader.table("door") {
             let activeLow = doorReader.bool("active_low") ?? false
             let pulse = doorReader.duration("pulse", in: .milliseconds(100)...(.seconds(30))) ?? .seconds(3)
-            let allowRemoteOpen = doorReader.bool("allow_remote_open") ?? false
             if let line = Self.line(doorReader, chip: chip) {
                 claim(line, by: doorReader.path, in: doorReader)
-                door = Door(output: Output(line: line, activeLow: activeLow), pulse: pulse, allowRemoteOpen: allowRemoteOpen)
+                door = Door(output: Output(line: line, activeLow: activeLow), pulse: pulse)
             }
             doorReader.rejectUnknownKeys()
         }

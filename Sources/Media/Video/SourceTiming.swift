@@ -1,7 +1,7 @@
 /// How a file or synthetic source stamps and paces its frames.
 public enum SourceTiming: Sendable, Equatable {
-    /// Paced to the frame rate on the calling thread; `captureTime` is `CLOCK_MONOTONIC` at delivery, like
-    /// a camera.
+    /// Paced to the frame rate on the calling thread, like a camera; `captureTime` is the `CLOCK_MONOTONIC`
+    /// instant each frame was due.
     case realtime
     /// As fast as the caller pulls; frame `n` is stamped `start + n × frameInterval`, so tests are
     /// deterministic and an encoder's rate control sees the nominal frame rate.
@@ -32,14 +32,16 @@ struct FramePacer {
                 nextDue = now + interval
                 return now
             }
-            if now < due {
-                MonotonicClock.sleep(until: due)
-                nextDue = due + interval
-            } else {
+            guard now < due else {
                 // Late (a slow consumer or a suspended VM): resynchronise instead of bursting to catch up.
                 nextDue = now + interval
+                return now
             }
-            return MonotonicClock.now()
+            // Stamped with the scheduled instant, like a sensor exposing on its own clock, so a late
+            // wake-up does not show up as jitter in the timestamps.
+            MonotonicClock.sleep(until: due)
+            nextDue = due + interval
+            return due
         }
     }
 

@@ -5,6 +5,11 @@ public struct Y4MStreamHeader: Sendable, Equatable {
     public struct PixelAspect: Sendable, Hashable {
         public var numerator: Int
         public var denominator: Int
+
+        public init(numerator: Int, denominator: Int) {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
     }
 
     public static let signature = Array("YUV4MPEG2".utf8)

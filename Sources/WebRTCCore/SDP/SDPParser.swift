@@ -185,6 +185,12 @@ struct SDPParser {
         session.origin = origin
         session.sessionName = sessionName ?? "-"
         session.timing = timing ?? "0 0"
+        // Keep non-attribute lines in the RFC 8866 §5 order the serializer writes, so that
+        // parse(serialize(description)) == description for any input order.
+        session.otherLines = SDPWriter.ordered(session.otherLines, rank: SDPWriter.sessionRank)
+        for index in media.indices {
+            media[index].otherLines = SDPWriter.ordered(media[index].otherLines, rank: SDPWriter.mediaRank)
+        }
         session.media = media
         return session
     }

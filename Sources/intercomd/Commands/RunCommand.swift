@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import IntercomAgent
 import IntercomConfig
 import IntercomPlatform
@@ -17,6 +18,8 @@ struct RunCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
+        // A closed stdout/stderr pipe (journald restarting, a pager quitting) must not kill the agent.
+        signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let loader = ConfigLoader(environment: environment)
         let mainPath = loader.mainPath(explicit: config)

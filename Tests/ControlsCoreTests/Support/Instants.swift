@@ -12,8 +12,8 @@ extension MonotonicInstant {
 
 extension ButtonInterpreter {
     /// An edge read the moment it happened.
-    mutating func edge(_ edge: ButtonEdge, at instant: MonotonicInstant) -> [ButtonGesture] {
-        self.edge(edge, at: instant, receivedAt: instant).map(\.gesture)
+    mutating func edge(_ edge: ButtonEdge, at instant: MonotonicInstant) -> [GestureReport] {
+        self.edge(edge, at: instant, receivedAt: instant)
     }
 
     /// A timer tick, keeping only the gestures.
@@ -24,9 +24,9 @@ extension ButtonInterpreter {
     /// A clean contact closing at `start` and opening at `end`, each edge followed by a tick once it has
     /// settled; returns every gesture along the way.
     mutating func cleanPress(from start: MonotonicInstant, to end: MonotonicInstant) -> [ButtonGesture] {
-        var gestures = edge(.rising, at: start)
+        var gestures = edge(.rising, at: start).map(\.gesture)
         gestures += self.gestures(tickingAt: start + timing.debounce)
-        gestures += edge(.falling, at: end)
+        gestures += edge(.falling, at: end).map(\.gesture)
         gestures += self.gestures(tickingAt: end + timing.debounce)
         return gestures
     }
@@ -34,6 +34,5 @@ extension ButtonInterpreter {
 
 /// A timing that cannot fail to build: the values are inside every range, which ButtonTimingTests check.
 func timing(longPress: Bool = false, doublePress: Bool = false) -> ButtonTiming {
-    // swiftlint:disable:next force_try
     try! ButtonTiming(reportsLongPress: longPress, reportsDoublePress: doublePress)
 }

@@ -65,3 +65,19 @@ struct SDPSerializerTests {
         #expect(try SessionDescription(parsing: model.serialized()) == model)
     }
 }
+
+@Suite("SDP: out-of-order lines survive a round trip (found by FuzzSDP)")
+struct SDPLineOrderRoundTripTests {
+    @Test("t/r lines and i after c in a media section come back equal after serialize → parse")
+    func outOfOrderLines() throws {
+        let text = [
+            "v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "r=7d 1h 0 25h", "t=1 2", "i=late info",
+            "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "i=media info", "a=rtpmap:111 opus/48000/2", "",
+        ].joined(separator: "\r\n")
+        let parsed = try SessionDescription(parsing: text)
+        let reparsed = try SessionDescription(parsing: parsed.serialized())
+        #expect(reparsed == parsed)
+        #expect(parsed.otherLines.map(\.type) == ["i", "t", "r"])
+        #expect(parsed.media[0].otherLines.map(\.type) == ["i", "c"])
+    }
+}

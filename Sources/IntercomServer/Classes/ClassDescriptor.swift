@@ -1,0 +1,50 @@
+/// What this server knows about one Parse class: its fixed schema (SYSTEM.md §2), which fields are
+/// copied into indexed SQL columns, and which fields only the server may set.
+struct ClassDescriptor: Sendable {
+    let name: String
+    let fixedFields: [String: FieldType]
+    /// String fields mirrored into SQL columns of the same name (equality and `$in` use the index).
+    let indexedStringColumns: [String]
+    /// The GeoPoint field mirrored into `latitude`/`longitude` and the `<name>_geo` R*Tree.
+    let geoField: String?
+    /// The Date field mirrored into an `expiresAt` column; rows past it are invisible and swept.
+    let expiryField: String?
+    /// Fields the server fills (the original Cloud Code `beforeSave`); client values are dropped.
+    let serverOwnedFields: Set<String>
+
+    var table: String { name }
+    var geoTable: String { name + "_geo" }
+
+    static let activeUsers = ClassDescriptor(
+        name: "ActiveUsers",
+        fixedFields: [
+            "userID": .string, "userTitle": .string, "userLocation": .geoPoint, "deviceKind": .string,
+            "answerMode": .string, "capabilities": .array,
+        ],
+        indexedStringColumns: ["userID"],
+        geoField: "userLocation",
+        expiryField: nil,
+        serverOwnedFields: []
+    )
+
+    static let activeSessions = ClassDescriptor(
+        name: "ActiveSessions",
+        fixedFields: [
+            "callerID": .string, "callerTitle": .string, "receiverID": .string, "isVideo": .boolean,
+            "isAudio": .boolean, "sessionID": .string, "publisherToken": .string, "subscriberToken": .string,
+            "signalURL": .string, "iceServers": .array, "expiresAt": .date,
+        ],
+        indexedStringColumns: ["callerID", "receiverID", "sessionID"],
+        geoField: nil,
+        expiryField: "expiresAt",
+        serverOwnedFields: ["sessionID", "publisherToken", "subscriberToken", "signalURL", "iceServers", "expiresAt"]
+    )
+
+    static func named(_ name: String) -> ClassDescriptor? {
+        switch name {
+        case activeUsers.name: activeUsers
+        case activeSessions.name: activeSessions
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// Everything `intercom-server` can be told. The defaults need no configuration at all (SYSTEM.md §10):
+/// 127.0.0.1:1337, application id `intercom`, no client key, no master key, `./intercom-server.sqlite`,
+/// a random token key created in the database on first start.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 1337
+    public var databasePath = "./intercom-server.sqlite"
+
+    // ── Parse headers (parse-wire.md §1) ──
+    public var applicationId = "intercom"
+    /// When non-empty, every request must carry one of these as a REST/client/JavaScript/Windows key.
+    public var clientKeys: [String] = []
+    /// nil: the master key is disabled.
+    public var masterKey: String?
+    /// Peers allowed to use the master key (parse-server `masterKeyIps` default).
+    public var masterKeyIPs: [String] = ["127.0.0.1", "::1"]
+
+    // ── Queries and users ──
+    public var defaultLimit = 100
+    /// nil: no cap (parse-server default); otherwise larger limits are silently reduced.
+    public var maxLimit: Int?
+    /// `_Session.expiresAt = now + sessionLength` (parse-server default: one year).
+    public var sessionLengthSeconds: Int64 = 31_536_000
+    public var allowAnonymousUsers = true
+    public var passwordIterations = PasswordHasher.defaultIterations
+
+    // ── Calls (SYSTEM.md §2, §4) ──
+    /// Signing keys, newest first: the first signs, all verify. Empty: use the key stored in the database,
+    /// creating one on first start.
+    public var tokenKeys: [TokenKey] = []
+    /// Lifetime of publisher/subscriber/viewer tokens (SYSTEM.md §4: default 1 h, at most 24 h).
+    public var tokenLifetimeSeconds: Int64 = 3600
+    /// How long an `ActiveSessions` row rings before it disappears.
+    public var ringTimeToLiveSeconds: Int64 = 60
+    /// `ws(s)://host/signal`; nil derives it from the request's Host header.
+    public var signalURL: String?
+    public var stunURLs: [String] = []
+    public var turnURLs: [String] = []
+    /// The coturn `static-auth-secret`; without it no TURN credentials are issued.
+    public var turnSecret: String?
+
+    // ── Presence and housekeeping ──
+    /// Devices re-save their `ActiveUsers` row this often; rows older than 3 heartbeats are removed.
+    public var heartbeatSeconds: Int64 = 60
+    public var sweepIntervalSeconds: Int64 = 10
+
+    // ── Abuse limits ──
+    public var rateLimit = RateLimitConfiguration()
+    /// `X-Parse-Request-Id` records are kept this long (parse-server `idempotencyOptions.ttl`); 0 disables.
+    public var idempotencyTTLSeconds: Int64 = 300
+    public var maxBodyBytes = 1 << 20
+
+    public init() {}
+
+    public static let tokenLifetimeLimitSeconds: Int64 = 86_400
+}
+
+/// A token bucket per client IP (parse-wire.md §7: 429 `{"code":100,"error":"Too many requests."}`).
+public struct RateLimitConfiguration: Sendable {
+    public var requestsPerSecond: Double = 20
+    public var burst: Double = 200
+    /// parse-server skips requests from 127.0.0.1 unless `includeInternalRequests`; so does this server
+    /// unless this is set (set it when a reverse proxy is not in front).
+    public var includeLoopback = false
+    public var enabled = true
+
+    public init(requestsPerSecond: Double = 20, burst: Double = 200, includeLoopback: Bool = false, enabled: Bool = true) {
+        self.requestsPerSecond = requestsPerSecond
+        self.burst = burst
+        self.includeLoopback = includeLoopback
+        self.enabled = enabled
+    }
+}

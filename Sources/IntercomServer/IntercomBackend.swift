@@ -1,0 +1,34 @@
+import Logging
+
+/// The server's state and services, built once from a configuration: the database, the token keys (and
+/// the verifier the signaling endpoint uses), the ICE server provider, the Parse REST service and the
+/// sweeper.
+public final class IntercomBackend: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: ServerDatabase
+    public let clock: ServerClock
+    public let keyRing: TokenKeyRing
+    public let tokenVerifier: SessionTokenVerifier
+    public let iceServers: IceServerProvider
+    public let sweeper: ExpirySweeper
+    let parse: ParseService
+
+    /// Opens (creating and migrating) the database and loads or creates the token keys.
+    public init(configuration: ServerConfiguration, clock: ServerClock = .system, logger: Logger) async throws {
+        self.configuration = configuration
+        self.clock = clock
+        database = try ServerDatabase(path: configuration.databasePath)
+        var keys = configuration.tokenKeys
+        if keys.isEmpty {
+            let now = clock.milliseconds
+            keys = try await database.pool.write { db in try TokenKeyStore.loadOrCreate(db, now: now) }
+        }
+        keyRing = try await TokenKeyRing(keys: keys)
+        tokenVerifier = SessionTokenVerifier(keyRing: keyRing)
+        parse = ParseService(configuration: configuration, database: database, clock: clock, keyRing: keyRing,
+                             logger: logger)
+        iceServers = parse.iceServers
+        sweeper = ExpirySweeper(database: database, clock: clock, heartbeatSeconds: configuration.heartbeatSeconds,
+                                intervalSeconds: configuration.sweepIntervalSeconds, logger: logger)
+    }
+}

@@ -1,0 +1,52 @@
+extension ParseService {
+    /// Resolves who `request` runs as (parse-wire.md §1).
+    func authenticate(_ request: ParseRequest) async throws -> RequestAuth {
+        let headers = request.headers
+        guard headers.applicationId == configuration.applicationId else { throw ParseError.unauthorized }
+        var auth = RequestAuth(installationId: headers.installationId)
+        if let masterKey = configuration.masterKey, let offered = headers.masterKey,
+           ConstantTime.equal(offered, masterKey) {
+            // parse-server ≥7: the master key from outside masterKeyIps is refused outright.
+            guard PeerAddress.isAllowed(request.remoteIP, in: configuration.masterKeyIPs) else {
+                throw ParseError.unauthorized
+            }
+            auth.isMaster = true
+        } else if !configuration.clientKeys.isEmpty {
+            let matches = headers.clientKeys.contains { offered in
+                configuration.clientKeys.contains { ConstantTime.equal(offered, $0) }
+            }
+            guard matches else { throw ParseError.unauthorized }
+        }
+        guard rateLimiter.admit(address: request.remoteIP, isMaster: auth.isMaster) else {
+            throw ParseError.tooManyRequests
+        }
+        // /login discards the token it is sent (parse-server); everything else must present a valid one.
+        if let token = headers.sessionToken, request.path != ["login"] {
+            let now = clock.milliseconds
+            let resolved = try await database.pool.read { db in
+                try SessionStore.fetch(db, token: token).map { session in
+                    (session, try UserStore.fetch(db, objectId: session.userId))
+                }
+            }
+            guard let (session, user) = resolved, let user else { throw ParseError.invalidSessionToken }
+            guard session.expiresAt > now else { throw ParseError.expiredSessionToken }
+            auth.session = session
+            auth.user = user
+            auth.sessionToken = token
+        }
+        return auth
+    }
+}
+
+/// Comparisons of secrets whose time does not depend on where they differ.
+enum ConstantTime {
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var difference: UInt8 = x.count == y.count ? 0 : 1
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
+    }
+}

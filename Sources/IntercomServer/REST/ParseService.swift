@@ -1,0 +1,72 @@
+import GRDB
+import Logging
+
+/// The Parse REST subset, transport-free: takes a `ParseRequest`, answers a `ParseResponse`. The HTTP
+/// adapter and `/batch` both call it. Order per request, as parse-server's middleware chain: app id and
+/// keys (403) → master key peer check (403) → rate limit (429) → session token (209) → idempotency (159)
+/// → route.
+final class ParseService: Sendable {
+    let configuration: ServerConfiguration
+    let database: ServerDatabase
+    let clock: ServerClock
+    let hasher: PasswordHasher
+    let minter: CallSessionMinter
+    let issuer: SessionTokenIssuer
+    let iceServers: IceServerProvider
+    let rateLimiter: RateLimiter
+    let logger: Logger
+
+    init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
+         logger: Logger) {
+        self.configuration = configuration
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        hasher = PasswordHasher(iterations: configuration.passwordIterations)
+        let lifetime = min(max(configuration.tokenLifetimeSeconds, 1), ServerConfiguration.tokenLifetimeLimitSeconds)
+        issuer = SessionTokenIssuer(keyRing: keyRing, lifetimeSeconds: lifetime)
+        iceServers = IceServerProvider(stunURLs: configuration.stunURLs, turnURLs: configuration.turnURLs,
+                                       turnSecret: configuration.turnSecret, lifetimeSeconds: lifetime)
+        minter = CallSessionMinter(issuer: issuer, iceServers: iceServers,
+                                   ringTimeToLiveMilliseconds: configuration.ringTimeToLiveSeconds * 1000)
+        rateLimiter = RateLimiter(configuration: configuration.rateLimit, clock: clock)
+    }
+
+    func handle(_ incoming: ParseRequest) async -> ParseResponse {
+        if incoming.path == ["health"] { return .ok(["status": "ok"]) }
+        do {
+            let request = try MethodOverride.apply(to: incoming)
+            let auth = try await authenticate(request)
+            try await checkIdempotency(request)
+            return try await route(request, auth: auth)
+        } catch {
+            return .failure(parseError(error))
+        }
+    }
+
+    /// Maps any error onto Parse's envelope; database failures are logged and answered 500/1.
+    func parseError(_ error: any Error) -> ParseError {
+        if let error = error as? ParseError { return error }
+        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return ParseError(code: ParseErrorCode.duplicateValue,
+                              "A duplicate value for a field with unique values was provided")
+        }
+        logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+        return .internalFailure
+    }
+
+    /// `X-Parse-Request-Id` (parse-wire.md §7): repeats of a POST/PUT to classes, users or functions within
+    /// the TTL are refused with 159.
+    private func checkIdempotency(_ request: ParseRequest) async throws {
+        guard configuration.idempotencyTTLSeconds > 0, let requestId = request.headers.requestId,
+              request.method == .post || request.method == .put,
+              let root = request.path.first, ["classes", "users", "functions", "installations"].contains(root)
+        else { return }
+        let now = clock.milliseconds
+        let ttl = configuration.idempotencyTTLSeconds * 1000
+        let fresh = try await database.pool.write { db in
+            try IdempotencyStore.record(db, requestId: requestId, now: now, ttlMilliseconds: ttl)
+        }
+        guard fresh else { throw ParseError.duplicateRequest }
+    }
+}

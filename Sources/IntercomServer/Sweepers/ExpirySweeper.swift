@@ -1,0 +1,71 @@
+import GRDB
+import Logging
+
+/// Deletes what has expired: ringing `ActiveSessions` rows past `expiresAt`, `ActiveUsers` rows not
+/// re-saved for 3 heartbeats (offline devices, SYSTEM.md §2), expired `_Session`s, call sessions whose
+/// tokens have expired, and old idempotency records. Reads already hide expired and stale rows; this
+/// keeps the tables small.
+public struct ExpirySweeper: Sendable {
+    public struct Report: Sendable, Equatable {
+        public var expiredCalls = 0
+        public var staleUsers = 0
+        public var expiredSessions = 0
+        public var expiredCallSessions = 0
+        public var expiredRequestIds = 0
+
+        public var total: Int { expiredCalls + staleUsers + expiredSessions + expiredCallSessions + expiredRequestIds }
+    }
+
+    let database: ServerDatabase
+    let clock: ServerClock
+    let heartbeatSeconds: Int64
+    let intervalSeconds: Int64
+    let logger: Logger
+
+    public init(database: ServerDatabase, clock: ServerClock, heartbeatSeconds: Int64, intervalSeconds: Int64,
+                logger: Logger) {
+        self.database = database
+        self.clock = clock
+        self.heartbeatSeconds = heartbeatSeconds
+        self.intervalSeconds = max(1, intervalSeconds)
+        self.logger = logger
+    }
+
+    /// One pass, at the clock's current time.
+    @discardableResult
+    public func sweepOnce() async throws -> Report {
+        let now = clock.milliseconds
+        let staleBefore = now - 3 * heartbeatSeconds * 1000
+        return try await database.pool.write { db in
+            func delete(_ sql: String, _ bound: Int64) throws -> Int {
+                try db.execute(sql: sql, arguments: [bound])
+                return db.changesCount
+            }
+            var report = Report()
+            report.expiredCalls = try delete("DELETE FROM ActiveSessions WHERE expiresAt <= ?", now)
+            report.staleUsers = try delete("DELETE FROM ActiveUsers WHERE updatedAt < ?", staleBefore)
+            report.expiredSessions = try delete(#"DELETE FROM "_Session" WHERE expiresAt <= ?"#, now)
+            report.expiredCallSessions = try delete(#"DELETE FROM "_CallSession" WHERE expiresAt <= ?"#, now)
+            report.expiredRequestIds = try delete(#"DELETE FROM "_Idempotency" WHERE expiresAt <= ?"#, now)
+            return report
+        }
+    }
+
+    /// Sweeps every `intervalSeconds` until the task is cancelled; a failed pass is logged and retried.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                let report = try await sweepOnce()
+                if report.total > 0 {
+                    logger.debug("swept expired rows", metadata: [
+                        "calls": "\(report.expiredCalls)", "users": "\(report.staleUsers)",
+                        "sessions": "\(report.expiredSessions)",
+                    ])
+                }
+            } catch {
+                logger.warning("sweep failed", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(intervalSeconds))
+        }
+    }
+}
