@@ -18,12 +18,12 @@ let package = Package(
         // Parsers exposed for the fuzzing package in FuzzTesting/.
         .library(name: "IntercomConfig", targets: ["IntercomConfig"]),
         .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
+        .library(name: "ParseWire", targets: ["ParseWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -58,15 +58,8 @@ let package = Package(
         .target(name: "CallCore"),
         // SDP, RTP/RTCP, payloaders, jitter buffer, rate control: sans-IO, no C.
         .target(name: "WebRTCCore"),
-        // Parse REST + LiveQuery + session-signaling client used by the agent.
-        .target(
-            name: "ParseClient",
-            dependencies: [
-                "IntercomPlatform",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        // Parse wire types, LiveQuery and signaling frames, retry policy, exactly-once delivery: sans-IO.
+        .target(name: "ParseWire"),
         // Capture, encoding, playback: V4L2, libvpx, ALSA, libopus.
         .target(
             name: "Media",
@@ -85,7 +78,7 @@ let package = Package(
         .target(
             name: "IntercomAgent",
             dependencies: [
-                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseClient", "Media", "WebRTC", "GPIO",
+                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "Media", "WebRTC", "GPIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -131,7 +124,7 @@ let package = Package(
                 "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL",
             ]
         ),
-        .testTarget(name: "CallCoreTests", dependencies: ["CallCore"]),
+        .testTarget(name: "CallCoreTests", dependencies: ["CallCore", "IntercomTestSupport"]),
         .testTarget(
             name: "IntercomServerTests",
             dependencies: [
@@ -139,9 +132,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore"]),
+        .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore", "IntercomTestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomTestSupport"]),
-        .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore"]),
+        .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
+        .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
+        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport"]),
         .testTarget(
             name: "IntercomdTests",
             dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig"]

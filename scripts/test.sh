@@ -35,11 +35,19 @@ swift_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test.log" | gre
 xctests=$(grep -Eo "Executed [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
 passed=$(( passed + ${swift_tests:-0} + ${xctests:-0} ))
 
+bin=$(swift build --show-bin-path)
 stage "systemd units (systemd-analyze verify + security)"
-if bash Tests/systemd/check-units.sh "$(swift build --show-bin-path)/intercomd" "$(swift build --show-bin-path)/intercom-server" 2>&1 | tee "$logs/units.log"; then
+if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))
 else
     failed+=("systemd units")
+fi
+
+stage "systemd boot smoke (the real units and intercomd under systemd in a container)"
+if bash Tests/systemd/boot-smoke.sh "$bin/intercomd" 2>&1 | tee "$logs/boot-smoke.log"; then
+    passed=$(( passed + 1 ))
+else
+    failed+=("systemd boot smoke")
 fi
 
 stage "fuzzing (fixed budget per target)"

@@ -1,4 +1,5 @@
 import CallCore
+import IntercomTestSupport
 import Testing
 
 /// Thousands of random interleavings of the inputs around one incoming call (plus a competing second
@@ -66,14 +67,14 @@ struct Simulation {
 
     init(seed: UInt64) {
         rng = SplitMix64(seed: seed)
-        machine = CallStateMachine(policy: Self.randomPolicy(&rng), doNotDisturb: rng.chance(10))
+        machine = CallStateMachine(policy: Self.randomPolicy(&rng), doNotDisturb: rng.chance(percent: 10))
     }
 
     mutating func run() {
-        if rng.chance(85) { step(.backendUp) }
+        if rng.chance(percent: 85) { step(.backendUp) }
         step(firstRow())
         for _ in 0..<(5 + rng.below(40)) {
-            now = now + (rng.chance(10) ? rng.duration(upTo: 60) : rng.duration(upTo: 3))
+            now = now + (rng.chance(percent: 10) ? rng.duration(upTo: 60) : rng.duration(upTo: 3))
             step(randomEvent())
         }
         for _ in 0..<50 {
@@ -96,8 +97,8 @@ struct Simulation {
         let caller = rng.pick([("alice", "Alice"), ("bob", "Bob")])
         let call = IncomingCall(
             rowID: "r1", sessionID: "s1", callerID: caller.0, callerTitle: caller.1,
-            expiresAt: now + (rng.chance(10) ? .zero : rng.duration(upTo: 80)),
-            wantsVideo: rng.chance(80), wantsAudio: rng.chance(90))
+            expiresAt: now + (rng.chance(percent: 10) ? .zero : rng.duration(upTo: 80)),
+            wantsVideo: rng.chance(percent: 80), wantsAudio: rng.chance(percent: 90))
         return .incomingCall(call, localTime: Self.randomTime(&rng))
     }
 
@@ -147,7 +148,7 @@ struct Simulation {
     private static func randomPolicy(_ rng: inout SplitMix64) -> CallPolicy {
         let modes: [AnswerMode] = [.auto, .button, .autoAfter(rng.duration(upTo: 40))]
         let quiet: QuietHours? =
-            rng.chance(30)
+            rng.chance(percent: 30)
             ? QuietHours(start: randomTime(&rng), end: randomTime(&rng), answerMode: rng.pick(modes)) : nil
         return CallPolicy(
             answerMode: rng.pick(modes),
@@ -159,7 +160,7 @@ struct Simulation {
             quietHours: quiet,
             busyBehaviour: rng.pick([.reject, .ignore]),
             maxViewers: rng.below(3),
-            allowDoorOpen: rng.chance(50),
+            allowDoorOpen: rng.chance(percent: 50),
             callTarget: nil)
     }
 

@@ -1,4 +1,5 @@
 import ControlsCore
+import IntercomTestSupport
 import Testing
 
 /// 1,000 simulated presses through bounce bursts of up to 21 edges in 5 ms on press and on release, lost

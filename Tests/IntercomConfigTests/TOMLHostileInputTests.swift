@@ -1,4 +1,5 @@
 import IntercomConfig
+import IntercomTestSupport
 import Testing
 
 /// Input an attacker or a broken editor could produce: every case must end in a located error, never a
@@ -181,14 +182,14 @@ struct TOMLHostileInputTests {
             "\"\"\"", "'''", "\\", "\\u", "[", "]", "[[", "]]", "{", "}", ",", "#", "T", "Z", "inf", "nan",
             "true", "é", "\u{0}", "\u{7F}", "1979-05-27", "07:32:00",
         ].map { Array($0.utf8) }
-        var random = TOMLSplitMix64(seed: 0x1D_C0DE)
+        var random = SplitMix64(seed: 0x1D_C0DE)
         var parsed = 0
         for _ in 0..<3_000 {
             var bytes: [UInt8] = []
-            for _ in 0..<random.next(below: 24) {
-                bytes += alphabet[random.next(below: alphabet.count)]
+            for _ in 0..<random.below(24) {
+                bytes += alphabet[random.below(alphabet.count)]
             }
-            if random.next(below: 8) == 0 { bytes.append(UInt8(random.next(below: 256))) }
+            if random.below(8) == 0 { bytes.append(UInt8(random.below(256))) }
             let lines = bytes.filter { $0 == 0x0A }.count + 1
             do {
                 _ = try TOMLParser.parse(bytes: bytes, file: tomlTestFile)
@@ -200,26 +201,5 @@ struct TOMLHostileInputTests {
             }
         }
         #expect(parsed > 0)
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64), so random tests are reproducible.
-struct TOMLSplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }

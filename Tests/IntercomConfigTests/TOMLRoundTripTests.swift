@@ -1,4 +1,5 @@
 import IntercomConfig
+import IntercomTestSupport
 import Testing
 
 /// Property test: random documents, written in varied but valid TOML spellings by a small emitter kept
@@ -6,7 +7,7 @@ import Testing
 @Suite("TOML round trip")
 struct TOMLRoundTripTests {
     @Test func randomDocumentsParseBackToTheirValues() throws {
-        var random = TOMLSplitMix64(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<150 {
             var generator = TOMLDocumentGenerator(random: random)
             let expected = generator.table(depth: 0)
@@ -46,9 +47,9 @@ extension TOMLPlainValue {
 
 /// Random values: every scalar kind, awkward keys and strings, nested tables and arrays of tables.
 private struct TOMLDocumentGenerator {
-    var random: TOMLSplitMix64
+    var random: SplitMix64
 
-    init(random: TOMLSplitMix64) {
+    init(random: SplitMix64) {
         self.random = random
     }
 
@@ -61,24 +62,24 @@ private struct TOMLDocumentGenerator {
     static let integers: [Int64] = [0, 1, -1, 42, Int64.max, Int64.min, 1_000_000]
     static let floats: [Double] = [0.5, -2.25, 1e-7, 6.02e23, .infinity, -.infinity, 1.7976931348623157e308, 3]
 
-    mutating func pick<T>(_ values: [T]) -> T { values[random.next(below: values.count)] }
+    mutating func pick<T>(_ values: [T]) -> T { values[random.below(values.count)] }
 
     mutating func scalar() -> TOMLPlainValue {
-        switch random.next(below: 5) {
+        switch random.below(5) {
         case 0: .string(pick(Self.strings))
         case 1: .integer(pick(Self.integers))
         case 2: .float(pick(Self.floats))
-        case 3: .boolean(random.next(below: 2) == 0)
+        case 3: .boolean(random.below(2) == 0)
         default: .dateTime(pick(Self.dates))
         }
     }
 
     mutating func value(depth: Int) -> TOMLPlainValue {
         guard depth < 3 else { return scalar() }
-        switch random.next(below: 8) {
-        case 0: return .array((0..<random.next(below: 4)).map { _ in value(depth: depth + 1) })
+        switch random.below(8) {
+        case 0: return .array((0..<random.below(4)).map { _ in value(depth: depth + 1) })
         case 1: return table(depth: depth + 1)
-        case 2: return .array((0..<1 + random.next(below: 3)).map { _ in table(depth: depth + 1) })
+        case 2: return .array((0..<1 + random.below(3)).map { _ in table(depth: depth + 1) })
         default: return scalar()
         }
     }
@@ -86,7 +87,7 @@ private struct TOMLDocumentGenerator {
     mutating func table(depth: Int) -> TOMLPlainValue {
         var keys: [String] = []
         var values: [TOMLPlainValue] = []
-        for _ in 0..<random.next(below: 5) {
+        for _ in 0..<random.below(5) {
             let key = pick(Self.keys)
             if keys.contains(key) { continue }
             keys.append(key)
@@ -98,16 +99,16 @@ private struct TOMLDocumentGenerator {
 
 /// Writes values as TOML, choosing at random between equivalent spellings.
 private struct TOMLTestEmitter {
-    var random: TOMLSplitMix64
+    var random: SplitMix64
     private(set) var lines: [String] = []
     /// The line the next appended text starts on.
     private var nextLine = 1
     var rootKeyLines: [String: Int] = [:]
     let useCRLF: Bool
 
-    init(random: TOMLSplitMix64) {
+    init(random: SplitMix64) {
         var random = random
-        useCRLF = random.next(below: 4) == 0
+        useCRLF = random.below(4) == 0
         self.random = random
     }
 
@@ -116,12 +117,12 @@ private struct TOMLTestEmitter {
         guard case .table(let keys, let values) = table else { return }
         var deferred: [(String, TOMLPlainValue)] = []
         for (key, value) in zip(keys, values) {
-            if isSection(value) && random.next(below: 3) != 0 {
+            if isSection(value) && random.below(3) != 0 {
                 deferred.append((key, value))
                 continue
             }
             if path.isEmpty { rootKeyLines[key] = nextLine }
-            append("\(Self.key(key)) = \(inline(value))" + (random.next(below: 4) == 0 ? " # note" : ""))
+            append("\(Self.key(key)) = \(inline(value))" + (random.below(4) == 0 ? " # note" : ""))
         }
         for (key, value) in deferred {
             let sectionPath = path + [key]
@@ -132,8 +133,8 @@ private struct TOMLTestEmitter {
                     emitSections(element, path: sectionPath)
                 }
             } else {
-                if random.next(below: 3) == 0 { append("") }
-                append(random.next(below: 2) == 0 ? "[\(header)]" : "[ \(header) ]")
+                if random.below(3) == 0 { append("") }
+                append(random.below(2) == 0 ? "[\(header)]" : "[ \(header) ]")
                 emitSections(value, path: sectionPath)
             }
         }
@@ -158,14 +159,14 @@ private struct TOMLTestEmitter {
         case .string(let text): return string(text)
         case .integer(let number): return integer(number)
         case .float(let number):
-            if number.isInfinite { return number < 0 ? "-inf" : (random.next(below: 2) == 0 ? "inf" : "+inf") }
+            if number.isInfinite { return number < 0 ? "-inf" : (random.below(2) == 0 ? "inf" : "+inf") }
             return "\(number)"
         case .boolean(let flag): return flag ? "true" : "false"
         case .dateTime(let text): return text
         case .array(let elements):
             let items = elements.map { inline($0) }
-            let trailing = !items.isEmpty && random.next(below: 2) == 0 ? "," : ""
-            if random.next(below: 3) == 0 {
+            let trailing = !items.isEmpty && random.below(2) == 0 ? "," : ""
+            if random.below(3) == 0 {
                 return "[\n  " + items.joined(separator: ",\n  # comment\n  ") + trailing + "\n]"
             }
             return "[" + items.joined(separator: ", ") + trailing + "]"
@@ -177,7 +178,7 @@ private struct TOMLTestEmitter {
 
     private mutating func integer(_ number: Int64) -> String {
         guard number > 0 else { return String(number) }
-        switch random.next(below: 4) {
+        switch random.below(4) {
         case 0: return "0x" + String(number, radix: 16)
         case 1: return "0o" + String(number, radix: 8)
         case 2: return "+" + String(number)
@@ -189,8 +190,8 @@ private struct TOMLTestEmitter {
         let isLiteralSafe = text.unicodeScalars.allSatisfy {
             $0 != "'" && $0 != "\u{7F}" && ($0.value >= 0x20 || $0 == "\t")
         }
-        if isLiteralSafe && random.next(below: 2) == 0 { return "'\(text)'" }
-        if random.next(below: 3) == 0 {
+        if isLiteralSafe && random.below(2) == 0 { return "'\(text)'" }
+        if random.below(3) == 0 {
             // Multi-line basic: a leading newline is dropped; quotes are escaped so none can close early.
             return "\"\"\"\n" + Self.escaped(text, keepNewlines: true) + "\"\"\""
         }

@@ -1,4 +1,5 @@
 import Media
+import IntercomTestSupport
 import Testing
 
 @Suite struct Y4MHeaderTests {

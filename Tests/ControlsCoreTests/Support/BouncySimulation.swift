@@ -1,3 +1,4 @@
+import IntercomTestSupport
 import ControlsCore
 
 /// A person pressing a bouncy button, and a GPIO layer feeding what the kernel reports to a

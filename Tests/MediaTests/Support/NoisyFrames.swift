@@ -1,3 +1,4 @@
+import IntercomTestSupport
 import Media
 
 /// Frames full of fresh pseudo-random detail, which no bitrate satisfies: the encoder spends exactly what

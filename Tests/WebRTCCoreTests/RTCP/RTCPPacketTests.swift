@@ -1,3 +1,4 @@
+import IntercomTestSupport
 import Testing
 @testable import WebRTCCore
 

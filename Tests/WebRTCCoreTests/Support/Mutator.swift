@@ -1,3 +1,4 @@
+import IntercomTestSupport
 /// Deterministic byte-level mutations in the style of libFuzzer's default mutators: bit flips,
 /// interesting values, truncation, insertion, deletion and chunk duplication.
 struct Mutator {
