@@ -94,12 +94,13 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "intercomd",
             dependencies: [
-                "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "WebRTC",
+                "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "ControlsCore", "WebRTC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -129,11 +130,15 @@ let package = Package(
             name: "IntercomServerTests",
             dependencies: [
                 "IntercomServer", "IntercomTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore", "IntercomTestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomTestSupport"]),
+        .testTarget(name: "GPIOTests", dependencies: ["GPIO", "ControlsCore", "IntercomPlatform", "IntercomTestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
         .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport"]),

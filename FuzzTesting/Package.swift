@@ -31,5 +31,6 @@ let package = Package(
         fuzzer("FuzzRTCP", ["WebRTCCore"]),
         fuzzer("FuzzVP8", ["WebRTCCore"]),
         fuzzer("FuzzOpus", ["WebRTCCore"]),
+        fuzzer("FuzzParseWire", ["ParseWire"]),
     ]
 )

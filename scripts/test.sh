@@ -50,6 +50,13 @@ else
     failed+=("systemd boot smoke")
 fi
 
+stage "hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
+if bash Tests/hardware/harness.sh build 2>&1 | tail -n 5 && bash Tests/hardware/harness.sh smoke "$bin/intercomd" 2>&1 | tee "$logs/harness.log"; then
+    passed=$(( passed + 1 ))
+else
+    failed+=("hardware harness")
+fi
+
 stage "fuzzing (fixed budget per target)"
 if bash Tests/fuzz/run-fuzzers.sh 2>&1 | tee "$logs/fuzz.log"; then
     passed=$(( passed + 1 ))

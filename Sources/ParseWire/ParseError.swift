@@ -14,8 +14,14 @@ public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case incorrectType = 111
         case operationForbidden = 119
         case scriptFailed = 141
+        case validationError = 142
+        case duplicateRequest = 159
         case invalidSessionToken = 209
+        case unsupportedService = 252
     }
+
+    /// The code as a known case, nil for the status-only shape or codes this project does not name.
+    public var knownCode: Code? { code.flatMap(Code.init(rawValue:)) }
 
     /// The Parse code, or nil for the status-only shape.
     public var code: Int?
@@ -43,7 +49,8 @@ public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
             var error: String?
             var message: String?
         }
-        if let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)),
+        if (try? JSONDepthGuard.check(body)) != nil,
+           let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body)),
            envelope.code != nil || envelope.error != nil || envelope.message != nil {
             return ParseError(code: envelope.code, message: envelope.error ?? envelope.message ?? "", httpStatus: httpStatus)
         }

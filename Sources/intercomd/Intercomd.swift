@@ -7,7 +7,10 @@ struct Intercomd: AsyncParsableCommand {
         commandName: "intercomd",
         abstract: "Video intercom device agent: camera, microphone, speaker, buttons and LEDs, callable from a browser.",
         version: IntercomVersion.current,
-        subcommands: [RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, VersionCommand.self],
+        subcommands: [
+            RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, BenchCommand.self,
+            VersionCommand.self,
+        ],
         defaultSubcommand: nil
     )
 }

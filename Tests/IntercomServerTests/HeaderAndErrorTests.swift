@@ -100,6 +100,17 @@ import Testing
         }
     }
 
+    @Test func cloudContextMustBeAJSONObject() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let bad = try await client.send(.get, "/parse/classes/ActiveUsers", headers: ["X-Parse-Cloud-Context": "[1]"])
+            #expect(bad.json == ["code": 107, "error": "Invalid object for context."])
+            let good = try await client.send(.get, "/parse/classes/ActiveUsers",
+                                             headers: ["X-Parse-Cloud-Context": #"{"reason":"test"}"#])
+            #expect(good.status == 200)
+        }
+    }
+
     @Test func unknownRouteIs404() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -15,12 +15,13 @@ import Testing
                 body: ["userID": "provisioned-device", "userTitle": "Lobby", "userLocation": .geoPoint(1, 2)],
                 headers: master)
             #expect(created.status == 201)
+            // Hummingbird's live test client sends `Host: localhost`; URLs are built from the Host the client used.
             let location = try #require(created.header("Location"))
-            #expect(location.hasPrefix("http://localhost:"))
+            #expect(location == "http://localhost/parse/classes/ActiveUsers/\(created["objectId"]?.stringValue ?? "?")")
 
             let caller = try await client.anonymousUser()
             let call = try await client.create("ActiveSessions", CallSessionTests.call(from: caller, to: "rx"), as: caller)
-            #expect(call["signalURL"]?.stringValue?.hasPrefix("ws://localhost:") == true)
+            #expect(call["signalURL"] == "ws://localhost/signal")
             let all = try await client.query("ActiveSessions", headers: master)
             #expect(all.objectIds == [call["objectId"]?.stringValue ?? "?"])
             let delete = try await client.send(

@@ -1,3 +1,4 @@
+import IntercomPlatform
 @testable import Media
 import Testing
 

@@ -1,3 +1,4 @@
+import IntercomPlatform
 import Foundation
 import Glibc
 import Media

@@ -4,3 +4,4 @@
 #include "CIntercomShims_v4l2.h"
 #include "CIntercomShims_codecs.h"
 #include "CIntercomShims_net.h"
+#include "CIntercomShims_dtls.h"

@@ -21,6 +21,12 @@ public struct PasswordHasher: Sendable {
         return "pbkdf2-sha256$\(iterations)$\(Data(salt).base64EncodedString())$\(Data(derived).base64EncodedString())"
     }
 
+    /// A well-formed hash that no password matches (random salt and output), costing nothing to make and
+    /// a full verification to check: used for unknown usernames so timing does not reveal which exist.
+    public func unmatchableHash() -> String {
+        "pbkdf2-sha256$\(iterations)$\(Data(RandomText.bytes(16)).base64EncodedString())$\(Data(RandomText.bytes(32)).base64EncodedString())"
+    }
+
     /// Constant-time check of `password` against a stored hash; false for a malformed hash.
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)

@@ -59,6 +59,7 @@ struct ParseHTTPAdapter: Sendable {
         headers.installationId = value("X-Parse-Installation-Id")
         headers.requestId = value("X-Parse-Request-Id")
         headers.forwardedProto = value("X-Forwarded-Proto")?.lowercased()
+        headers.cloudContext = value("X-Parse-Cloud-Context")
         return headers
     }
 

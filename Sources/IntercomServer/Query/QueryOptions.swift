@@ -94,9 +94,3 @@ struct QueryOptions: Sendable, Equatable {
         }
     }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-    }
-}

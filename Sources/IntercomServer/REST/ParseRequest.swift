@@ -35,6 +35,8 @@ struct ParseHeaders: Sendable {
     var host: String?
     /// `X-Forwarded-Proto` from a TLS-terminating proxy.
     var forwardedProto: String?
+    /// `X-Parse-Cloud-Context`: must be a JSON object when present (else 107).
+    var cloudContext: String?
 }
 
 /// What a handler answers: a status, a JSON body and optionally a `Location`.

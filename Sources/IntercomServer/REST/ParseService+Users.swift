@@ -12,7 +12,7 @@ extension ParseService {
             throw ParseError(code: ParseErrorCode.passwordMissing, "password is required")
         }
         let extra = try userExtraFields(body)
-        let hash = hasher.hash(password)
+        let hash = await hasher.hashOffloaded(password)
         let now = clock.milliseconds
         let user = UserRecord(objectId: RandomText.objectId(), username: username, passwordHash: hash, anonymousId: nil,
                               extra: extra, createdAt: now, updatedAt: now)
@@ -61,17 +61,17 @@ extension ParseService {
                                                 lifetimeMilliseconds: lifetime)
             return (user, token, true)
         }
-        let where_ = location(request, "users", user.objectId)
+        let userURL = location(request, "users", user.objectId)
         guard created else {
             var json = user.restJSON
             json["sessionToken"] = .string(token)
-            return ParseResponse(status: 200, body: .object(json), location: where_)
+            return ParseResponse(status: 200, body: .object(json), location: userURL)
         }
         return ParseResponse(
             status: 201,
             body: ["objectId": .string(user.objectId), "createdAt": .string(ParseTimestamp.format(milliseconds: now)),
                    "username": .string(user.username), "sessionToken": .string(token)],
-            location: where_)
+            location: userURL)
     }
 
     /// `GET /login?username=&password=` or `POST /login {username, password}`: always a new session.
@@ -85,9 +85,9 @@ extension ParseService {
         }
         let invalid = ParseError(code: ParseErrorCode.objectNotFound, "Invalid username/password.")
         let candidate = try await database.pool.read { db in try UserStore.fetch(db, username: username) }
-        guard let user = candidate, let hash = user.passwordHash, hasher.verify(password, against: hash) else {
-            throw invalid
-        }
+        // Unknown users cost a full hash too, so response time does not tell which usernames exist.
+        let matches = await hasher.verifyOffloaded(password, against: candidate?.passwordHash ?? unknownUserHash)
+        guard let user = candidate, user.passwordHash != nil, matches else { throw invalid }
         let now = clock.milliseconds
         let token = try await database.pool.write { [configuration] db in
             try SessionStore.create(db, userId: user.objectId, installationId: request.headers.installationId,
@@ -145,19 +145,5 @@ extension ParseService {
         let scheme = request.headers.forwardedProto == "https" ? "https" : "http"
         let host = request.headers.host.flatMap(HostHeader.sanitized) ?? "\(configuration.host):\(configuration.port)"
         return "\(scheme)://\(host)/parse/" + components.joined(separator: "/")
-    }
-}
-
-/// Host header values used to build URLs: only host[:port] characters, so a hostile header cannot inject
-/// anything into `Location` or `signalURL`.
-enum HostHeader {
-    static func sanitized(_ value: String) -> String? {
-        guard !value.isEmpty, value.utf8.count <= 255,
-              value.utf8.allSatisfy({ byte in
-                  (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                      || byte == 0x2E || byte == 0x2D || byte == 0x3A || byte == 0x5B || byte == 0x5D || byte == 0x5F
-              })
-        else { return nil }
-        return value
     }
 }

@@ -15,6 +15,8 @@ final class ParseService: Sendable {
     let iceServers: IceServerProvider
     let rateLimiter: RateLimiter
     let logger: Logger
+    /// A hash no password matches, verified against for unknown usernames (see `logIn`).
+    let unknownUserHash: String
 
     init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
          logger: Logger) {
@@ -23,6 +25,7 @@ final class ParseService: Sendable {
         self.clock = clock
         self.logger = logger
         hasher = PasswordHasher(iterations: configuration.passwordIterations)
+        unknownUserHash = hasher.unmatchableHash()
         let lifetime = min(max(configuration.tokenLifetimeSeconds, 1), ServerConfiguration.tokenLifetimeLimitSeconds)
         issuer = SessionTokenIssuer(keyRing: keyRing, lifetimeSeconds: lifetime)
         iceServers = IceServerProvider(stunURLs: configuration.stunURLs, turnURLs: configuration.turnURLs,
@@ -37,6 +40,9 @@ final class ParseService: Sendable {
         do {
             let request = try MethodOverride.apply(to: incoming)
             let auth = try await authenticate(request)
+            if let context = request.headers.cloudContext, (try? JSONCoding.decode(context))?.objectValue == nil {
+                throw ParseError.invalidJSON("Invalid object for context.")
+            }
             try await checkIdempotency(request)
             return try await route(request, auth: auth)
         } catch {

@@ -12,10 +12,10 @@ public final class ServerDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.label = "intercom-server"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB switches the writer to WAL and then sets `synchronous = NORMAL` (Database.setUpWALMode), after
+        // any `prepareDatabase` hook, so FULL is set here, on the pool's one writer connection.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         self.path = path
         try ServerMigrations.migrator.migrate(pool)
     }

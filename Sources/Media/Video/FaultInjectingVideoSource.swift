@@ -19,13 +19,15 @@ public final class FaultInjectingVideoSource: VideoSource {
     private var opensToFail = 0
 
     public init(
-        wrapping inner: any VideoSource, failAfterFrames: Int, failingOpens: Int = 0, errno: Int32 = ENODEV,
+        wrapping inner: any VideoSource, failAfterFrames: Int, failingOpens: Int = 0, errno: Int32? = nil,
         faults: Int = 1
     ) {
         self.inner = inner
         self.failAfterFrames = failAfterFrames
         self.failingOpens = failingOpens
-        self.errno = errno
+        // ENODEV (an unplugged camera) by default; a default argument cannot name it in release builds
+        // because the macro is visible through several C modules.
+        self.errno = errno ?? ENODEV
         faultsRemaining = faults
     }
 

@@ -1,3 +1,4 @@
+import IntercomPlatform
 /// Keeps frames coming across device loss: when the wrapped source fails with a device-lost error
 /// (`VideoSourceError.isDeviceLost`: unplug, USB reset), it closes it and reopens it with exponential
 /// backoff. While waiting, `nextFrame()` sleeps in slices of at most `pollInterval` and returns nil, so the

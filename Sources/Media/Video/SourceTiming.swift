@@ -1,3 +1,4 @@
+import IntercomPlatform
 /// How a file or synthetic source stamps and paces its frames.
 public enum SourceTiming: Sendable, Equatable {
     /// Paced to the frame rate on the calling thread, like a camera; `captureTime` is the `CLOCK_MONOTONIC`

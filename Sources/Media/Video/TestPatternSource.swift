@@ -1,3 +1,4 @@
+import IntercomPlatform
 /// A camera stand-in: `TestPattern` frames at a fixed size and rate. In real time the band carries the
 /// wall-clock milliseconds of capture (for glass-to-glass latency); with synthetic timing it carries the
 /// capture time in milliseconds, so every frame is reproducible.

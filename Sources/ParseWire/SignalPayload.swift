@@ -1,0 +1,83 @@
+/// Why a call ended (`bye.reason`, SYSTEM.md §4).
+public enum ByeReason: String, Sendable, Hashable, CaseIterable {
+    case hangup, declined, busy, timeout, error
+}
+
+/// The `data` (D) of a `signal` frame, relayed untouched between peers (SYSTEM.md §4).
+public enum SignalPayload: Sendable, Hashable {
+    case ringing
+    case offer(sdp: String)
+    case answer(sdp: String)
+    /// `candidate == nil` is the end-of-candidates marker (`"candidate":null`).
+    case candidate(IceCandidate?)
+    case bye(ByeReason)
+    /// The caller asks the device to pulse its door relay; `action` is `open`.
+    case door(action: String)
+
+    public struct IceCandidate: Sendable, Hashable {
+        /// The `candidate:…` attribute line.
+        public var candidate: String
+        public var sdpMid: String?
+        public var sdpMLineIndex: Int?
+
+        public init(candidate: String, sdpMid: String?, sdpMLineIndex: Int?) {
+            self.candidate = candidate
+            self.sdpMid = sdpMid
+            self.sdpMLineIndex = sdpMLineIndex
+        }
+    }
+
+    public var json: JSONValue {
+        switch self {
+        case .ringing: return ["type": "ringing"]
+        case .offer(let sdp): return ["type": "offer", "sdp": .string(sdp)]
+        case .answer(let sdp): return ["type": "answer", "sdp": .string(sdp)]
+        case .candidate(nil): return ["type": "candidate", "candidate": .null]
+        case .candidate(let c?):
+            var members: [String: JSONValue] = ["type": "candidate", "candidate": .string(c.candidate)]
+            if let mid = c.sdpMid { members["sdpMid"] = .string(mid) }
+            if let index = c.sdpMLineIndex { members["sdpMLineIndex"] = .number(Double(index)) }
+            return .object(members)
+        case .bye(let reason): return ["type": "bye", "reason": .string(reason.rawValue)]
+        case .door(let action): return ["type": "door", "action": .string(action)]
+        }
+    }
+
+    /// Strict: unknown `type`, a missing or mistyped member, an empty SDP or an unknown bye reason throw.
+    public init(json value: JSONValue, path: String = "data") throws(ParseWireError) {
+        let fields = try FrameFields(value, path: path)
+        switch try fields.string("type") {
+        case "ringing": self = .ringing
+        case "offer": self = .offer(sdp: try fields.nonEmptyString("sdp"))
+        case "answer": self = .answer(sdp: try fields.nonEmptyString("sdp"))
+        case "candidate":
+            guard let raw = fields.raw("candidate") else { throw .missingField(path: path + ".candidate") }
+            if raw == .null {
+                self = .candidate(nil)
+            } else {
+                let line = try fields.string("candidate")
+                guard line.isEmpty || line.hasPrefix("candidate:") else {
+                    throw .invalidValue(path: path + ".candidate", reason: "not a candidate line")
+                }
+                // An empty string is the older end-of-candidates form of RTCIceCandidate.
+                if line.isEmpty {
+                    self = .candidate(nil)
+                } else {
+                    let index = try fields.optionalInt("sdpMLineIndex")
+                    if let index, index < 0 { throw .invalidValue(path: path + ".sdpMLineIndex", reason: "negative") }
+                    self = .candidate(IceCandidate(candidate: line, sdpMid: try fields.optionalString("sdpMid"), sdpMLineIndex: index))
+                }
+            }
+        case "bye":
+            let reason = try fields.string("reason")
+            guard let known = ByeReason(rawValue: reason) else { throw .invalidValue(path: path + ".reason", reason: "unknown bye reason") }
+            self = .bye(known)
+        case "door":
+            let action = try fields.string("action")
+            guard action == "open" else { throw .invalidValue(path: path + ".action", reason: "unknown door action") }
+            self = .door(action: action)
+        default:
+            throw .invalidValue(path: path + ".type", reason: "unknown signal type")
+        }
+    }
+}

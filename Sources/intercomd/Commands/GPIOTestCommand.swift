@@ -1,0 +1,103 @@
+import ArgumentParser
+import ControlsCore
+import Foundation
+import GPIO
+import IntercomConfig
+import IntercomPlatform
+
+/// `intercomd gpio-test`: for installers wiring a board. Blinks each configured LED (and, with `--door`, pulses
+/// the relay), then prints every button gesture until the time is up or Ctrl-C. Uses the same libgpiod backend,
+/// debounce and long-press logic as the agent.
+struct GPIOTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gpio-test",
+        abstract: "Blink the configured LEDs and print button presses, to check the wiring."
+    )
+
+    @Option(name: .long, help: "Configuration file (default: $INTERCOM_CONFIG or /etc/intercom/intercom.toml).")
+    var config: String?
+
+    @Option(name: .long, help: "How long to print button events, in seconds.")
+    var seconds = 30
+
+    @Flag(name: .long, help: "Also pulse the door relay once (it really opens the door).")
+    var door = false
+
+    func run() async throws {
+        let loader = ConfigLoader(environment: ProcessInfo.processInfo.environment)
+        guard case .valid(let configuration, _)? = try? loader.load(mainPath: loader.mainPath(explicit: config)) else {
+            Terminal.error("intercomd gpio-test: the configuration is not valid; run `intercomd check` first")
+            throw ExitCode(1)
+        }
+        guard let gpio = configuration.gpio else {
+            print("no [gpio] section in the configuration: nothing to test")
+            return
+        }
+        let backend = LibGPIODBackend()
+        do {
+            try await exercise(gpio, backend: backend)
+        } catch let error as GPIOError {
+            Terminal.error("intercomd gpio-test: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func exercise(_ gpio: GPIOSettings, backend: LibGPIODBackend) async throws {
+        func output(_ settings: GPIOSettings.Output?) throws(GPIOError) -> (any GPIOOutputLine)? {
+            guard let settings, let request = Self.request(settings.line, chip: gpio.chip, bias: .asIs, activeLow: settings.activeLow)
+            else { return nil }
+            return try backend.requestOutput(request, initiallyActive: false)
+        }
+        let outputs = ControlOutputs(
+            status: try output(gpio.leds[.status]), ringing: try output(gpio.leds[.ringing]), door: try output(gpio.door?.output),
+            doorTiming: (try? DoorRelayTiming(pulseLength: gpio.door?.pulse ?? .seconds(3))) ?? .standard)
+        defer { outputs.stop() }
+        print("LEDs: ringing pattern (4 Hz) for 2 s, then solid for 1 s, then off")
+        outputs.show(.ringing)
+        try await Task.sleep(for: .seconds(2))
+        outputs.show(.on)
+        try await Task.sleep(for: .seconds(1))
+        outputs.show(.off)
+        if door, gpio.door != nil {
+            print("door relay: \(outputs.pulseDoor())")
+        }
+
+        var watchers: [(GPIOSettings.ButtonRole, ButtonWatcher)] = []
+        for (role, button) in gpio.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let bias: GPIOLineRequest.Bias = switch button.bias {
+            case .pullUp: .pullUp
+            case .pullDown: .pullDown
+            case .disabled: .disabled
+            case .asIs: .asIs
+            }
+            guard let request = Self.request(button.line, chip: gpio.chip, bias: bias, activeLow: button.activeLow) else { continue }
+            let timing = (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept, longPressThreshold: button.longPress)) ?? .plain
+            watchers.append((role, ButtonWatcher(name: role.rawValue, line: try backend.requestInput(request), timing: timing)))
+        }
+        print("press the buttons (\(watchers.map(\.0.rawValue).joined(separator: ", "))) within \(seconds) s; Ctrl-C ends")
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let started = watchers
+        await withTaskGroup(of: Void.self) { group in
+            for (role, watcher) in started {
+                group.addTask {
+                    for await report in watcher.gestures { print("\(role.rawValue): \(report.gesture)") }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                for (_, watcher) in started { watcher.stop() }
+            }
+        }
+    }
+
+    private static func request(_ line: GPIOSettings.Line, chip: String?, bias: GPIOLineRequest.Bias, activeLow: Bool) -> GPIOLineRequest? {
+        switch line {
+        case .named(let name):
+            return GPIOLineRequest(address: .named(name), bias: bias, activeLow: activeLow, consumer: "intercomd gpio-test")
+        case .offset(let offset):
+            // Validation guarantees a chip for offsets.
+            guard let chip else { return nil }
+            return GPIOLineRequest(address: .offset(chip: chip, offset), bias: bias, activeLow: activeLow, consumer: "intercomd gpio-test")
+        }
+    }
+}
