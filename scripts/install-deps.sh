@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs every Debian package listed in scripts/debian-packages.txt (run as root, or with sudo).
+# Installs every Debian package listed in scripts/debian-packages.txt (uses sudo when not run as root).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mapfile -t packages < <(grep -v '^\s*#' "$here/debian-packages.txt" | grep -v '^\s*$')
@@ -12,7 +12,8 @@ if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
 echo "install-deps: installing ${#missing[@]} package(s): ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "install-deps: done"

@@ -11,7 +11,7 @@ import Logging
 struct IntercomServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intercom-server",
-        abstract: "Self-hosted Intercom backend: Parse-compatible REST subset, LiveQuery, session signaling, web caller.",
+        abstract: "Self-hosted Intercom backend: the Parse-compatible REST subset (LiveQuery, signaling and the web caller are not built yet).",
         discussion: """
             Environment: INTERCOM_SERVER_DB, INTERCOM_APP_ID, INTERCOM_CLIENT_KEY, INTERCOM_MASTER_KEY (loopback only), \
             INTERCOM_TOKEN_KEYS (kid=secret,… newest first), INTERCOM_SIGNAL_URL, INTERCOM_STUN_URLS, \

@@ -53,6 +53,8 @@ struct MediaLibraryTests {
         #expect(PixelFormat.yuv420.rawValue == 0x3231_5559)
         #expect(PixelFormat.mjpeg.rawValue == 0x4750_4A4D)
         #expect(PixelFormat.nv12.description == "NV12")
+        // V4L2_PIX_FMT_Y16_BE = v4l2_fourcc_be('Y','1','6',' '): the flag bit must not print as garbage.
+        #expect(PixelFormat(rawValue: PixelFormat("Y16 ").rawValue | 0x8000_0000).description == "Y16 -BE")
     }
 
     @Test("ALSA: the null PCM accepts S16 48 kHz mono and 10 ms of samples")

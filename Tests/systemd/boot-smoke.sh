@@ -115,7 +115,6 @@ ct sh -c "mknod /dev/intercom-test-$group c 1 3 && chgrp $group /dev/intercom-te
 done
 printf '[identity]\ntitle = "Smoke"\nlatitude = 0.0\nlongitude = 0.0\n[backend]\nserver_url = "http://127.0.0.1:1337/parse"\n' |
     put /etc/intercom/intercom.toml 0644
-printf '# smoke\n' | put /etc/intercom/server.toml 0644
 put /run/intercom-test/intercomd 0755 <"$here/stubs/intercomd-stub.py"
 put /run/intercom-test/intercom-server 0755 <"$here/stubs/intercom-server-stub.py"
 sed 's#^ExecStart=/usr/local/bin/intercomd #ExecStart=/run/intercom-test/intercomd #' "$repo/systemd/intercomd.service" |

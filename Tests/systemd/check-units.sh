@@ -154,7 +154,7 @@ for a in \
     'Unit|StartLimitIntervalSec|300' \
     'Unit|StartLimitBurst|10' \
     'Service|Type|exec' \
-    'Service|ExecStart|/usr/local/bin/intercom-server --config /etc/intercom/server.toml' \
+    'Service|ExecStart|/usr/local/bin/intercom-server --listen 127.0.0.1:1337 --database /var/lib/intercom-server/intercom-server.sqlite' \
     'Service|Restart|always' \
     'Service|DynamicUser|yes' \
     'Service|StateDirectory|intercom-server' \

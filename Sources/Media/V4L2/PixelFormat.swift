@@ -22,11 +22,14 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     /// The corresponding C constant is `V4L2_PIX_FMT_MJPEG`.
     public static let mjpeg = PixelFormat("MJPG")
 
-    /// `YUYV`, with unprintable bytes as `?`.
+    /// `YUYV`; big-endian variants (the `V4L2_PIX_FMT_FLAG_BE` bit 31) as `Y16 -BE`; unprintable bytes as `?`.
     public var description: String {
-        String((0..<4).map { index -> Character in
-            let byte = UInt8((rawValue >> (8 * UInt32(index))) & 0xFF)
+        let bigEndian = rawValue & 0x8000_0000 != 0
+        let code = rawValue & 0x7FFF_FFFF
+        let text = String((0..<4).map { index -> Character in
+            let byte = UInt8((code >> (8 * UInt32(index))) & 0xFF)
             return (0x20..<0x7F).contains(byte) ? Character(UnicodeScalar(byte)) : "?"
         })
+        return bigEndian ? text + "-BE" : text
     }
 }

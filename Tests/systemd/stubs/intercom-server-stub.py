@@ -10,7 +10,7 @@ def report(name, ok, detail=""):
     print(f"SMOKE {'ok' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
 
 
-report("argv", sys.argv[1:] == ["--config", "/etc/intercom/server.toml"], repr(sys.argv[1:]))
+report("argv", sys.argv[1:] == ["--listen", "127.0.0.1:1337", "--database", "/var/lib/intercom-server/intercom-server.sqlite"], repr(sys.argv[1:]))
 cwd = os.path.realpath(os.getcwd())
 report("working directory is the state directory", cwd == os.path.realpath("/var/lib/intercom-server"), cwd)
 try:
