@@ -1,0 +1,187 @@
+import CIntercomShims
+import CV4L2
+import Glibc
+import IntercomPlatform
+
+/// A V4L2 camera streamed through memory-mapped buffers (the `io_mmap` path of the V4L2 capture example):
+/// open, `QUERYCAP`, `S_FMT` + `S_PARM`, `REQBUFS`/`QUERYBUF`/`mmap`, `QBUF` all, `STREAMON`; then each
+/// `nextFrame()` is `poll` → `DQBUF` → copy into I420 → `QBUF` the buffer straight back.
+///
+/// Single owner on the capture thread. No frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an error
+/// whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
+public final class V4L2CaptureSource: VideoSource {
+    public let path: String
+    public let requestedWidth: Int
+    public let requestedHeight: Int
+    public let requestedFrameRate: FrameRate
+    /// Tried in order; each must be one of NV12, YU12, YUYV.
+    public let preferredFormats: [PixelFormat]
+    public let frameTimeout: Duration
+    public let bufferCount: Int
+
+    /// The driver's format (its size may differ from the requested one); nil until `open()` succeeded.
+    public private(set) var negotiated: V4L2NegotiatedFormat?
+    /// Frames the driver skipped, from gaps in `v4l2_buffer.sequence`, summed over the life of this object.
+    public private(set) var droppedFrames: UInt64 = 0
+
+    private var fd: Int32 = -1
+    private var buffers: V4L2MappedBuffers?
+    private var streaming = false
+    private var lastSequence: UInt32?
+
+    public init(
+        path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
+        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .yuyv],
+        frameTimeout: Duration = .seconds(2), bufferCount: Int = 4
+    ) {
+        precondition(width > 0 && height > 0 && bufferCount >= 2, "invalid capture request")
+        self.path = path
+        self.requestedWidth = width
+        self.requestedHeight = height
+        self.requestedFrameRate = frameRate
+        self.preferredFormats = preferredFormats
+        self.frameTimeout = frameTimeout
+        self.bufferCount = bufferCount
+    }
+
+    deinit { close() }
+
+    public var format: VideoFormat? {
+        negotiated.map { VideoFormat(width: $0.width, height: $0.height, frameRate: $0.frameRate) }
+    }
+
+    public func open() throws(VideoSourceError) {
+        close()
+        do {
+            fd = try retryingOnInterrupt("open", path: path) { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+            try checkCapabilities()
+            let chosen = try V4L2FormatNegotiation.negotiate(
+                fd: fd, device: path, preferred: preferredFormats,
+                width: requestedWidth, height: requestedHeight, frameRate: requestedFrameRate)
+            buffers = try V4L2MappedBuffers(fd: fd, count: bufferCount, device: path)
+            for index in 0..<(buffers?.mappings.count ?? 0) { try queue(index: UInt32(index)) }
+            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type, device: path)
+            streaming = true
+            negotiated = chosen
+            lastSequence = nil
+        } catch {
+            close()
+            throw .system(error)
+        }
+    }
+
+    public func nextFrame() throws(VideoSourceError) -> I420Frame? {
+        guard streaming, let format = negotiated, let buffers else { throw .notOpen }
+        let buffer: v4l2_buffer
+        do {
+            guard let dequeued = try dequeue() else { return nil }
+            buffer = dequeued
+        } catch {
+            throw .system(error)
+        }
+        countDrops(sequence: buffer.sequence)
+        var frame: I420Frame?
+        var conversionError: PixelConversionError?
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 {
+            var decoded = I420Frame(
+                width: format.width, height: format.height,
+                captureTime: captureTime(of: buffer), sequence: UInt64(buffer.sequence))
+            do {
+                try V4L2FrameDecoder.decode(
+                    buffers.bytes(index: Int(buffer.index), bytesUsed: Int(buffer.bytesused)), format: format, into: &decoded)
+                frame = decoded
+            } catch {
+                conversionError = error
+            }
+        }
+        // The copy is done: hand the buffer straight back so the driver never runs short.
+        do {
+            try queue(index: buffer.index)
+        } catch {
+            throw .system(error)
+        }
+        if let conversionError { throw .conversion(conversionError) }
+        return frame
+    }
+
+    /// poll, then DQBUF; nil when nothing was ready after all (EAGAIN).
+    private func dequeue() throws(SystemCallError) -> v4l2_buffer? {
+        guard try waitForFrame() else { return nil }
+        var buffer = V4L2MappedBuffers.describe(index: 0)
+        do {
+            try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, device: path)
+        } catch where error.errno == EAGAIN {
+            return nil
+        }
+        return buffer
+    }
+
+    /// STREAMOFF, munmap, close; safe to call repeatedly and when never opened.
+    public func close() {
+        if streaming {
+            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            try? V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type, device: path)
+            streaming = false
+        }
+        buffers?.unmap()
+        buffers = nil
+        if fd >= 0 {
+            _ = Glibc.close(fd)  // never retried: see `retryingOnInterrupt`
+            fd = -1
+        }
+        negotiated = nil
+    }
+
+    private func checkCapabilities() throws(SystemCallError) {
+        var capability = v4l2_capability()
+        do {
+            try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability, device: path)
+        } catch where error.errno == ENOTTY {
+            throw SystemCallError(call: error.call, errno: ENOTTY, path: path, detail: "not a V4L2 device")
+        }
+        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
+            ? capability.device_caps : capability.capabilities
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+            throw SystemCallError(call: "ioctl(VIDIOC_QUERYCAP)", errno: EINVAL, path: path,
+                                  detail: "not a video capture device with streaming I/O (device caps 0x\(String(caps, radix: 16)))")
+        }
+    }
+
+    private func queue(index: UInt32) throws(SystemCallError) {
+        var buffer = V4L2MappedBuffers.describe(index: index)
+        try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer, device: path)
+    }
+
+    /// True when a buffer is ready. A timeout or an error condition counts as a lost device (errno EIO or
+    /// ENODEV), because a streaming camera that stops delivering has to be reopened either way.
+    private func waitForFrame() throws(SystemCallError) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let timeout = Int32(frameTimeout / .milliseconds(1))
+        let ready = try retryingOnInterrupt("poll", path: path) { poll(&descriptor, 1, timeout) }
+        guard ready > 0 else {
+            throw SystemCallError(call: "poll", errno: EIO, path: path, detail: "no frame within \(frameTimeout)")
+        }
+        if descriptor.revents & Int16(POLLNVAL | POLLHUP) != 0 {
+            throw SystemCallError(call: "poll", errno: ENODEV, path: path, detail: "device gone (revents 0x\(String(descriptor.revents, radix: 16)))")
+        }
+        if descriptor.revents & Int16(POLLERR) != 0 {
+            throw SystemCallError(call: "poll", errno: EIO, path: path, detail: "POLLERR: the driver stopped streaming")
+        }
+        return descriptor.revents & Int16(POLLIN) != 0
+    }
+
+    private func countDrops(sequence: UInt32) {
+        if let last = lastSequence, sequence &- last > 1, sequence &- last < UInt32.max / 2 {
+            droppedFrames += UInt64(sequence &- last - 1)
+        }
+        lastSequence = sequence
+    }
+
+    /// The driver's stamp when it is on `CLOCK_MONOTONIC` (what `MonotonicClock` reads); otherwise now.
+    private func captureTime(of buffer: v4l2_buffer) -> Duration {
+        let kind = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK)
+        guard kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) else { return MonotonicClock.now() }
+        return .seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec))
+    }
+}
