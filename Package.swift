@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "IntercomServer",
             dependencies: [
-                "IntercomPlatform",
+                "IntercomPlatform", "ParseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -43,6 +43,32 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// A number that is a whole value representable as `Int` (JSON has no integer type).
+    public var integerValue: Int? {
+        guard let number = numberValue, number.rounded() == number, abs(number) < 9.0e15 else { return nil }
+        return Int(number)
+    }
+
     /// Parses `bytes` as one JSON value; rejects bodies over `limit` bytes before parsing.
     public static func parse(_ bytes: some Collection<UInt8>, limit: Int) throws(ParseWireError) -> JSONValue {
         guard bytes.count <= limit else { throw .tooLarge(bytes: bytes.count, limit: limit) }

@@ -26,7 +26,7 @@ struct V4L2MappedBuffers {
             throw SystemCallError(call: "ioctl(VIDIOC_REQBUFS)", errno: ENOMEM, path: device,
                                   detail: "the driver granted \(request.count) buffers, need at least 2")
         }
-        do {
+        do throws(SystemCallError) {
             for index in 0..<request.count {
                 var buffer = Self.describe(index: index)
                 try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer, device: device)
