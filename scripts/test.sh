@@ -31,8 +31,8 @@ if [ -n "$warnings" ]; then
     exit 1
 fi
 
-stage "swift test (host; the gpio-sim tests run in the hardware harness stage)"
-swift test --skip-build --skip GPIOSimTests > "$logs/swift-test.log" 2>&1
+stage "swift test (host; the gpio-sim and vivid tests run in the hardware harness stage)"
+swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests > "$logs/swift-test.log" 2>&1
 swift_status=$?
 grep -E "✘|error:" "$logs/swift-test.log" | head -n 40
 grep -E "Test run with|Executed [0-9]+ tests" "$logs/swift-test.log" | tail -n 3
@@ -63,16 +63,16 @@ else
     failed+=("hardware harness smoke")
 fi
 
-stage "hardware harness: Swift tests against the kernel's gpio-sim (GPIOSimTests)"
-bash Tests/hardware/harness.sh run -t 300 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
-    --filter GPIOSimTests > "$logs/harness-gpio.log" 2>&1
+stage "hardware harness: Swift tests against the kernel's gpio-sim and vivid (GPIOSimTests, V4L2VividTests)"
+bash Tests/hardware/harness.sh run -t 420 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
+    --filter "GPIOSimTests|V4L2VividTests" > "$logs/harness-gpio.log" 2>&1
 gpio_status=$?
 grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
 if [ "$gpio_status" -eq 0 ] && grep -q "Test run with [1-9][0-9]* tests.* passed" "$logs/harness-gpio.log"; then
     gpio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/harness-gpio.log" | grep -Eo "[0-9]+" | tail -1)
     passed=$(( passed + ${gpio_tests:-0} ))
 else
-    failed+=("gpio-sim tests")
+    failed+=("gpio-sim and vivid tests")
 fi
 
 stage "fuzzing (fixed budget per target)"

@@ -28,6 +28,7 @@ public final class V4L2CaptureSource: VideoSource {
     private var buffers: V4L2MappedBuffers?
     private var streaming = false
     private var lastSequence: UInt32?
+    private var blankFrame: I420Frame?
 
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
@@ -84,9 +85,12 @@ public final class V4L2CaptureSource: VideoSource {
         var frame: I420Frame?
         var conversionError: PixelConversionError?
         if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 {
-            var decoded = I420Frame(
-                width: format.width, height: format.height,
-                captureTime: captureTime(of: buffer), sequence: UInt64(buffer.sequence))
+            // Starting from a shared blank frame makes the per-frame cost one buffer copy; building a fresh
+            // I420Frame fills it element by element, which a debug build under QEMU cannot do 30 times a second.
+            var decoded = blankFrame ?? I420Frame(width: format.width, height: format.height)
+            blankFrame = decoded
+            decoded.captureTime = captureTime(of: buffer)
+            decoded.sequence = UInt64(buffer.sequence)
             do {
                 try V4L2FrameDecoder.decode(
                     buffers.bytes(index: Int(buffer.index), bytesUsed: Int(buffer.bytesused)), format: format, into: &decoded)
@@ -105,16 +109,22 @@ public final class V4L2CaptureSource: VideoSource {
         return frame
     }
 
-    /// poll, then DQBUF; nil when nothing was ready after all (EAGAIN).
+    /// poll, then DQBUF until the queue is empty, keeping only the newest buffer and requeueing older ones at
+    /// once: a consumer that fell behind gets the latest picture instead of a stale one (the skipped frames
+    /// show up in `droppedFrames`). nil when nothing was ready after all (EAGAIN).
     private func dequeue() throws(SystemCallError) -> v4l2_buffer? {
         guard try waitForFrame() else { return nil }
-        var buffer = V4L2MappedBuffers.describe(index: 0)
-        do {
-            try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, device: path)
-        } catch where error.errno == EAGAIN {
-            return nil
+        var newest: v4l2_buffer?
+        while true {
+            var buffer = V4L2MappedBuffers.describe(index: 0)
+            do {
+                try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, device: path)
+            } catch where error.errno == EAGAIN {
+                return newest
+            }
+            if let older = newest { try queue(index: older.index) }
+            newest = buffer
         }
-        return buffer
     }
 
     /// STREAMOFF, munmap, close; safe to call repeatedly and when never opened.
@@ -131,6 +141,7 @@ public final class V4L2CaptureSource: VideoSource {
             fd = -1
         }
         negotiated = nil
+        blankFrame = nil
     }
 
     private func checkCapabilities() throws(SystemCallError) {
