@@ -27,31 +27,17 @@ public struct OpusComparison: Sendable {
         }
         var raw: [OpusBaselineFigures] = []
         var ours: [OpusEncodeMeasurement] = []
-        for pass in 0..<plan.repeats {
-            func runRaw() throws(BenchError) {
-                guard let opusbench = plan.opusbenchPath else { return }
-                let output = try BaselineProcess.run(opusbench, plan.opusbenchArguments)
-                guard let figures = OpusBaselineFigures(parsing: output) else {
-                    throw .unparsableBaselineOutput(
-                        command: BaselineProcess.commandLine(opusbench, plan.opusbenchArguments), output: output)
-                }
-                raw.append(figures)
-                emit("    pass \(pass + 1) raw : \(output.trimmingTrailingNewlines)")
-            }
-            func runOurs() throws(BenchError) {
-                let m = try OpusEncodeBench.run(wav: wav, configuration: configuration)
-                ours.append(m)
-                emit("    pass \(pass + 1) ours: OpusEncoder ch=1 kbps=\(plan.opusKbps) complexity=\(plan.opusComplexity) "
-                    + "app=voip frames=\(m.frames) | enc us/frame mean=\(BenchFormat.fixed(m.encodeMeanMicroseconds, 1)) "
-                    + "p99=\(BenchFormat.fixed(m.encodeP99Microseconds, 1)) | bytes=\(m.bytes)")
-            }
-            if pass % 2 == 0 {
-                try runRaw()
-                try runOurs()
-            } else {
-                try runOurs()
-                try runRaw()
-            }
+        try AlternatingPasses.run(repeats: plan.repeats) { (pass: Int) throws(BenchError) in
+            guard let opusbench = plan.opusbenchPath else { return }
+            let result = try BaselineProcess.runParsed(opusbench, plan.opusbenchArguments, parse: OpusBaselineFigures.init(parsing:))
+            raw.append(result.figures)
+            emit("    pass \(pass + 1) raw : \(result.output.trimmingTrailingNewlines)")
+        } ours: { (pass: Int) throws(BenchError) in
+            let m = try OpusEncodeBench.run(wav: wav, configuration: configuration)
+            ours.append(m)
+            emit("    pass \(pass + 1) ours: OpusEncoder ch=1 kbps=\(plan.opusKbps) complexity=\(plan.opusComplexity) "
+                + "app=voip frames=\(m.frames) | enc us/frame mean=\(BenchFormat.fixed(m.encodeMeanMicroseconds, 1)) "
+                + "p99=\(BenchFormat.fixed(m.encodeP99Microseconds, 1)) | bytes=\(m.bytes)")
         }
         return OpusComparison(raw: raw, ours: ours)
     }

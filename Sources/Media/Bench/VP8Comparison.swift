@@ -42,29 +42,16 @@ public struct VP8Comparison: Sendable {
         }
         var raw: [VP8BaselineFigures] = []
         var ours: [VP8EncodeMeasurement] = []
-        for pass in 0..<plan.repeats {
-            func runRaw() throws(BenchError) {
-                guard let vp8bench = plan.vp8benchPath else { return }
-                let arguments = plan.vp8benchArguments(for: size)
-                let output = try BaselineProcess.run(vp8bench, arguments)
-                guard let figures = VP8BaselineFigures(parsing: output) else {
-                    throw .unparsableBaselineOutput(command: BaselineProcess.commandLine(vp8bench, arguments), output: output)
-                }
-                raw.append(figures)
-                emit("    pass \(pass + 1) raw : \(output.trimmingTrailingNewlines)")
-            }
-            func runOurs() throws(BenchError) {
-                let measurement = try bench.run(configuration: configuration)
-                ours.append(measurement)
-                emit("    pass \(pass + 1) ours: " + describe(measurement, plan: plan, size: size))
-            }
-            if pass % 2 == 0 {
-                try runRaw()
-                try runOurs()
-            } else {
-                try runOurs()
-                try runRaw()
-            }
+        try AlternatingPasses.run(repeats: plan.repeats) { (pass: Int) throws(BenchError) in
+            guard let vp8bench = plan.vp8benchPath else { return }
+            let result = try BaselineProcess.runParsed(
+                vp8bench, plan.vp8benchArguments(for: size), parse: VP8BaselineFigures.init(parsing:))
+            raw.append(result.figures)
+            emit("    pass \(pass + 1) raw : \(result.output.trimmingTrailingNewlines)")
+        } ours: { (pass: Int) throws(BenchError) in
+            let measurement = try bench.run(configuration: configuration)
+            ours.append(measurement)
+            emit("    pass \(pass + 1) ours: " + describe(measurement, plan: plan, size: size))
         }
         return VP8Comparison(size: size, raw: raw, ours: ours)
     }
