@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // ── C libraries from Debian 12 ───────────────────────────────────────────────────────────
@@ -60,6 +61,16 @@ let package = Package(
         .target(name: "WebRTCCore"),
         // Parse wire types, LiveQuery and signaling frames, retry policy, exactly-once delivery: sans-IO.
         .target(name: "ParseWire"),
+        // The agent's backend IO: Parse REST on async-http-client, LiveQuery and session signaling sockets.
+        .target(
+            name: "ParseClient",
+            dependencies: [
+                "ParseWire", "IntercomPlatform",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Capture, encoding, playback: V4L2, libvpx, ALSA, libopus.
         .target(
             name: "Media",
@@ -78,7 +89,7 @@ let package = Package(
         .target(
             name: "IntercomAgent",
             dependencies: [
-                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "Media", "WebRTC", "GPIO",
+                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "GPIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -95,13 +106,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web caller: static files served at `/`, copied next to the executables by `swift build`.
+            resources: [.copy("WebCaller")]
         ),
         .executableTarget(
             name: "intercomd",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "ControlsCore", "WebRTC",
+                "IntercomServer", "ParseClient", "ParseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -132,6 +148,7 @@ let package = Package(
                 "IntercomServer", "IntercomTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,6 +158,16 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
+        .testTarget(
+            name: "ParseClientTests",
+            dependencies: [
+                "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
+                "IntercomTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport"]),
         .testTarget(
             name: "IntercomdTests",

@@ -1,14 +1,17 @@
 import IntercomConfig
 import IntercomPlatform
 import Logging
+import ParseClient
+import ParseWire
 import ServiceLifecycle
 
 /// Assembles the agent's services for a validated configuration and runs them with graceful shutdown on
 /// SIGTERM/SIGINT: started in order, stopped in reverse.
 ///
-/// Today the runtime brings up the state directory and device identity and speaks the systemd protocol;
-/// backend registration, call intake, media and controls join this group as their issues land, each adding
-/// itself to the readiness gate so that `READY=1` keeps meaning "really ready".
+/// Today: the state directory and device identity, the backend login, presence (`ActiveUsers` row with
+/// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row) and the systemd
+/// protocol. The call itself, media and controls join this group as their issues land, each adding itself
+/// to the readiness gate so that `READY=1` keeps meaning "really ready".
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
     public var environment: [String: String]
@@ -26,15 +29,27 @@ public struct AgentRuntime: Sendable {
         if let recovery { logger.warning("state recovered: \(recovery)") }
         logger.info("device identity loaded", metadata: ["installation": "\(identity.installationID)", "state": "\(store.directory)"])
 
-        let readiness = ReadinessGate(required: ["state"])
+        let readiness = ReadinessGate(required: ["state", "backend"])
         await readiness.markReady("state")
-        let title = configuration.identity.title
+        let status = AgentStatusBoard(title: configuration.identity.title)
+        let backend = configuration.backend
+        // Two tries per request: the presence and intake loops retry on their own schedule (capped at 8 s).
+        let session = BackendSession(settings: backend, identity: identity, store: store, logger: logger,
+                                     policy: RetryPolicy(maxAttempts: 2))
+        let presence = PresenceService(
+            session: session, heartbeat: configuration.presence.heartbeat, readiness: readiness, status: status,
+            logger: logger, fields: try PresenceService.fields(for: configuration))
+        let intake = CallIntakeService(
+            session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
+            clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
-        ) { "idle, \(title)" }
+        ) { await status.line }
+        // Started in this order and stopped in reverse: the intake stops first, presence deletes the row,
+        // and systemd hears STOPPING=1 last.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: notify)],
+                services: [.init(service: notify), .init(service: presence), .init(service: intake)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))

@@ -12,6 +12,8 @@ public final class IntercomBackend: Sendable {
     public let iceServers: IceServerProvider
     public let sweeper: ExpirySweeper
     let parse: ParseService
+    let liveQuery: LiveQueryHub
+    let signaling: SignalingRooms
 
     /// Opens (creating and migrating) the database and loads or creates the token keys.
     public init(configuration: ServerConfiguration, clock: ServerClock = .system, logger: Logger) async throws {
@@ -25,9 +27,15 @@ public final class IntercomBackend: Sendable {
         }
         keyRing = try await TokenKeyRing(keys: keys)
         tokenVerifier = SessionTokenVerifier(keyRing: keyRing)
+        let sessions = SessionLookup(database: database, clock: clock)
+        liveQuery = LiveQueryHub(configuration: configuration, logger: logger) { token in
+            await sessions.liveQueryAuth(token)
+        }
         parse = ParseService(configuration: configuration, database: database, clock: clock, keyRing: keyRing,
-                             logger: logger)
+                             liveQuery: liveQuery, logger: logger)
         iceServers = parse.iceServers
+        signaling = SignalingRooms(verifier: tokenVerifier, database: database, clock: clock, iceServers: iceServers,
+                                   maxViewers: configuration.maxViewersPerSession, logger: logger)
         sweeper = ExpirySweeper(database: database, clock: clock, heartbeatSeconds: configuration.heartbeatSeconds,
                                 intervalSeconds: configuration.sweepIntervalSeconds, logger: logger)
     }

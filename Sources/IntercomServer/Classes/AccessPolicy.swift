@@ -47,6 +47,14 @@ struct AccessPolicy: Sendable {
         return participants(of: object.fields).contains(userId)
     }
 
+    /// Whether `auth` may see a row with `fields` (LiveQuery's ACL check): anyone sees `ActiveUsers`, only
+    /// the two parties see an `ActiveSessions` row.
+    func mayRead(_ auth: RequestAuth, _ fields: [String: JSONValue]) -> Bool {
+        guard !auth.isMaster, descriptor.name == ClassDescriptor.activeSessions.name else { return true }
+        guard let userId = auth.userId else { return false }
+        return participants(of: fields).contains(userId)
+    }
+
     /// Throws 119 when an update would hand the row to someone else.
     func authorizeUpdate(_ auth: RequestAuth, old: StoredObject, new: [String: JSONValue]) throws(ParseError) {
         guard !auth.isMaster else { return }

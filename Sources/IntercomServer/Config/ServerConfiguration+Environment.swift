@@ -14,6 +14,8 @@
 /// | `INTERCOM_RING_SECONDS` | how long a call row rings |
 /// | `INTERCOM_TOKEN_SECONDS` | call token lifetime (≤ 86400) |
 /// | `INTERCOM_RATE_LIMIT` | `requestsPerSecond/burst` per client IP, or `off` |
+/// | `INTERCOM_MAX_VIEWERS` | view-only watchers per call (default 4) |
+/// | `INTERCOM_WEB_ROOT` | directory of the web caller served at `/` |
 extension ServerConfiguration {
     public mutating func apply(environment: [String: String]) throws(ServerConfigurationError) {
         func value(_ name: String) -> String? {
@@ -45,6 +47,8 @@ extension ServerConfiguration {
             tokenLifetimeSeconds = lifetime
         }
         if let limit = value("INTERCOM_RATE_LIMIT") { rateLimit = try Self.rateLimit(limit) }
+        if let viewers = try seconds("INTERCOM_MAX_VIEWERS", in: 0...64) { maxViewersPerSession = Int(viewers) }
+        if let root = value("INTERCOM_WEB_ROOT") { webRoot = root }
     }
 
     /// `kid=secret,kid=secret` (the first signs).

@@ -38,6 +38,13 @@ public struct ServerConfiguration: Sendable {
     public var turnURLs: [String] = []
     /// The coturn `static-auth-secret`; without it no TURN credentials are issued.
     public var turnSecret: String?
+    /// View-only watchers a call's signaling room admits besides its two parties (`call.max_viewers`).
+    public var maxViewersPerSession = 4
+
+    // ── Web caller ──
+    /// Directory served at `/` (the web caller); nil: look in the installed and build locations
+    /// (`WebCallerLocation`).
+    public var webRoot: String?
 
     // ── Presence and housekeeping ──
     /// Devices re-save their `ActiveUsers` row this often; rows older than 3 heartbeats are removed.

@@ -22,18 +22,15 @@ extension ParseService {
         }
         // /login discards the token it is sent (parse-server); everything else must present a valid one.
         if let token = headers.sessionToken, request.path != ["login"] {
-            let now = clock.milliseconds
-            let resolved = try await database.pool.read { db in
-                try SessionStore.fetch(db, token: token).map { session in
-                    (session, try UserStore.fetch(db, objectId: session.userId))
-                }
-            }
-            guard let (session, user) = resolved, let user else { throw ParseError.invalidSessionToken }
-            guard session.expiresAt > now else { throw ParseError.expiredSessionToken }
+            let (session, user) = try await resolve(sessionToken: token)
             auth.session = session
             auth.user = user
             auth.sessionToken = token
         }
         return auth
+    }
+
+    func resolve(sessionToken token: String) async throws -> (SessionRecord, UserRecord) {
+        try await SessionLookup(database: database, clock: clock).resolve(token)
     }
 }

@@ -42,6 +42,7 @@ extension ParseService {
             try ObjectStore.insert(db, descriptor, object)
             if let callSession { try CallSessionStore.insert(db, callSession) }
         }
+        await liveQuery.publish(.created(descriptor.name, object))
         var response = serverFields.merging(outcome.operationResults) { server, _ in server }
         response["objectId"] = .string(object.objectId)
         response["createdAt"] = .string(ParseTimestamp.format(milliseconds: now))
@@ -60,7 +61,7 @@ extension ParseService {
         for field in descriptor.serverOwnedFields { body.removeValue(forKey: field) }
         let policy = accessPolicy(descriptor)
         let now = clock.milliseconds
-        let (updated, operationResults) = try await database.pool.write { [body] db in
+        let (original, updated, operationResults) = try await database.pool.write { [body] db in
             guard let old = try ObjectStore.fetch(db, descriptor, objectId: objectId,
                                                   extra: policy.visibleRows(for: auth, now: now)),
                   policy.mayWrite(auth, old)
@@ -72,8 +73,9 @@ extension ParseService {
             new.fields = outcome.fields
             new.updatedAt = max(now, old.updatedAt)
             try ObjectStore.update(db, descriptor, new)
-            return (new, outcome.operationResults)
+            return (old, new, outcome.operationResults)
         }
+        await liveQuery.publish(.updated(descriptor.name, from: original, to: updated))
         var response = operationResults
         response["updatedAt"] = .string(ParseTimestamp.format(milliseconds: updated.updatedAt))
         return .ok(.object(response))
@@ -83,13 +85,15 @@ extension ParseService {
         guard let descriptor = ClassDescriptor.named(className) else { throw ParseError.objectNotFound }
         let policy = accessPolicy(descriptor)
         let now = clock.milliseconds
-        try await database.pool.write { db in
+        let deleted = try await database.pool.write { db in
             guard let old = try ObjectStore.fetch(db, descriptor, objectId: objectId,
                                                   extra: policy.visibleRows(for: auth, now: now)),
                   policy.mayWrite(auth, old)
             else { throw ParseError.objectNotFound }
             try ObjectStore.delete(db, descriptor, objectId: old.objectId)
+            return old
         }
+        await liveQuery.publish(.deleted(descriptor.name, deleted))
         return .ok([:])
     }
 

@@ -15,12 +15,15 @@ final class ParseService: Sendable {
     let iceServers: IceServerProvider
     let rateLimiter: RateLimiter
     let logger: Logger
+    /// Receives every committed class write (LiveQuery events).
+    let liveQuery: LiveQueryHub
     /// A hash no password matches, verified against for unknown usernames (see `logIn`).
     let unknownUserHash: String
 
     init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
-         logger: Logger) {
+         liveQuery: LiveQueryHub, logger: Logger) {
         self.configuration = configuration
+        self.liveQuery = liveQuery
         self.database = database
         self.clock = clock
         self.logger = logger

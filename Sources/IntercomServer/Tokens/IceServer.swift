@@ -1,16 +1,10 @@
-/// One RTCIceServer entry as WebRTC's `RTCConfiguration.iceServers` and the `ActiveSessions.iceServers`
-/// field carry it: `{"urls":[…],"username":…,"credential":…}`.
-public struct IceServer: Sendable, Equatable {
-    public var urls: [String]
-    public var username: String?
-    public var credential: String?
+import ParseWire
 
-    public init(urls: [String], username: String? = nil, credential: String? = nil) {
-        self.urls = urls
-        self.username = username
-        self.credential = credential
-    }
+/// One RTCIceServer entry (`{"urls":[…],"username":…,"credential":…}`): the wire type the agent reads,
+/// minted here for `ActiveSessions.iceServers`, viewer tokens and `joined` frames.
+public typealias IceServer = ParseWire.IceServer
 
+extension IceServer {
     public var json: JSONValue {
         var json: [String: JSONValue] = ["urls": .array(urls.map(JSONValue.string))]
         if let username { json["username"] = .string(username) }

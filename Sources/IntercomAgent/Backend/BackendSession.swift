@@ -1,0 +1,107 @@
+import Foundation
+import IntercomConfig
+import IntercomPlatform
+import Logging
+import ParseClient
+import ParseWire
+
+/// The device's login to the backend (SYSTEM.md §3): a provisioned username/password, or anonymous auth
+/// with the id kept in the state directory, so the userID is the same after every restart. The REST client
+/// calls back here on 209 for exactly one re-login per request.
+public actor BackendSession {
+    public let client: ParseRESTClient
+    private let login: BackendSettings.Login
+    private let store: StateStore
+    private var identity: DeviceIdentity
+    private let logger: Logger
+    private var loggedIn: (userID: String, token: String)?
+    private var tokenObservers: [@Sendable (String) async -> Void] = []
+
+    public init(settings: BackendSettings, identity: DeviceIdentity, store: StateStore, logger: Logger,
+                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy()) {
+        self.init(serverURL: settings.serverURL.absoluteString, applicationId: settings.applicationID,
+                  clientKey: settings.clientKey, login: settings.login, requestTimeout: settings.requestTimeout,
+                  identity: identity, store: store, logger: logger, transport: transport, policy: policy)
+    }
+
+    public init(serverURL: String, applicationId: String, clientKey: String?, login: BackendSettings.Login,
+                requestTimeout: Duration, identity: DeviceIdentity, store: StateStore, logger: Logger,
+                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy()) {
+        var key = ParseClientSettings.Key.none
+        if let clientKey { key = .client(clientKey) }
+        client = ParseRESTClient(
+            serverURL: serverURL,
+            settings: ParseClientSettings(applicationId: applicationId, key: key,
+                                          installationId: identity.installationID, clientVersion: Self.clientVersion,
+                                          sessionToken: identity.sessionToken),
+            transport: transport, policy: policy, attemptTimeout: requestTimeout, logger: logger)
+        self.login = login
+        self.store = store
+        self.identity = identity
+        self.logger = logger
+    }
+
+    public static let clientVersion = "intercomd1.0.0"
+
+    /// The userID once logged in.
+    public var userID: String? { loggedIn?.userID }
+
+    /// Logs in unless already logged in; returns the userID.
+    @discardableResult
+    public func ensureLoggedIn() async throws(ParseClientError) -> String {
+        if let loggedIn { return loggedIn.userID }
+        await client.setRelogin { [weak self] _ in
+            guard let self else { throw ParseClientError.cancelled }
+            return try await self.relogin()
+        }
+        return try await logIn().userID
+    }
+
+    /// Called with every new session token (LiveQuery must reconnect with it).
+    public func onTokenChange(_ observer: @escaping @Sendable (String) async -> Void) {
+        tokenObservers.append(observer)
+    }
+
+    private func relogin() async throws(ParseClientError) -> String {
+        loggedIn = nil
+        let token = try await logIn().token
+        for observer in tokenObservers { await observer(token) }
+        return token
+    }
+
+    private func logIn() async throws(ParseClientError) -> (userID: String, token: String) {
+        await client.setSessionToken(nil)
+        let user: UserResponse
+        switch login {
+        case .anonymous:
+            let anonymousId = identity.anonymousAuthID
+            user = try await client.send(UserResponse.self) { builder, id in
+                builder.anonymousLogin(anonymousId: anonymousId, requestId: id)
+            }
+        case .password(let username, let passwordFile):
+            let password: String
+            do {
+                password = try String(contentsOfFile: passwordFile, encoding: .utf8)
+                    .trimmingCharacters(in: .newlines)
+            } catch {
+                throw .unreachable(attempts: 0, detail: "cannot read \(passwordFile): \(error.localizedDescription)")
+            }
+            user = try await client.send(UserResponse.self) { builder, id in
+                builder.login(username: username, password: password, requestId: id)
+            }
+        }
+        await client.setSessionToken(user.sessionToken)
+        loggedIn = (user.objectId, user.sessionToken)
+        if identity.userID != user.objectId || identity.sessionToken != user.sessionToken {
+            identity.userID = user.objectId
+            identity.sessionToken = user.sessionToken
+            do {
+                try store.save(identity)
+            } catch {
+                logger.warning("could not save the device identity", metadata: ["error": "\(error)"])
+            }
+        }
+        logger.info("logged in to the backend", metadata: ["userID": "\(user.objectId)"])
+        return (user.objectId, user.sessionToken)
+    }
+}

@@ -1,0 +1,540 @@
+// One call, outgoing or incoming: the ActiveSessions row, the signaling room and the RTCPeerConnection.
+// The side that accepts sends the SDP offer (SYSTEM.md §3), so an outgoing call answers the offer it gets.
+
+import { SignalChannel } from './signal.js';
+import { parseDate } from './parse.js';
+
+export const TERMINAL_STATES = new Set(['busy', 'declined', 'no-answer', 'ended', 'error']);
+const DEFAULT_RING_MS = 60000;
+const CONNECT_TIMEOUT_MS = 30000;
+const DISCONNECTED_GRACE_MS = 15000;
+
+function describeMediaError(e) {
+  switch (e && e.name) {
+    case 'NotAllowedError': return 'permission was denied';
+    case 'NotFoundError': case 'OverconstrainedError': return 'no camera or microphone was found';
+    case 'NotReadableError': return 'the device is in use by another application';
+    case 'SecurityError': return 'the page is not allowed to use it';
+    default: return (e && (e.message || e.name)) || String(e);
+  }
+}
+
+/** Camera + microphone, falling back to microphone only, then to receive-only; never throws. */
+export async function getLocalMedia() {
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    return {
+      stream: null,
+      warning: 'This browser cannot use a camera or microphone on this page (it needs HTTPS or localhost). '
+        + 'You can still see and hear the other side.',
+    };
+  }
+  const audio = { echoCancellation: true, noiseSuppression: true, autoGainControl: true };
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio, video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: 'user' },
+    });
+    return { stream, warning: null };
+  } catch (videoError) {
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio });
+      return { stream, warning: `Camera unavailable (${describeMediaError(videoError)}): sending audio only.` };
+    } catch (audioError) {
+      return {
+        stream: null,
+        warning: `Camera and microphone unavailable (${describeMediaError(audioError)}): you can see and hear `
+          + 'the other side, but they cannot see or hear you.',
+      };
+    }
+  }
+}
+
+function normalizeIceServers(list) {
+  if (!Array.isArray(list)) return [];
+  return list.filter((s) => s && (typeof s.urls === 'string' || Array.isArray(s.urls)) && s.urls.length)
+    .map((s) => {
+      const out = { urls: s.urls };
+      if (s.username) out.username = s.username;
+      if (s.credential) out.credential = s.credential;
+      return out;
+    });
+}
+
+function ringDuration(expiresAt) {
+  const ms = parseDate(expiresAt) - Date.now();
+  return Number.isFinite(ms) && ms >= 15000 && ms <= 120000 ? ms : DEFAULT_RING_MS;
+}
+
+export class Call {
+  /**
+   * @param opts.parse     ParseClient (signed in)
+   * @param opts.me        {userID, title}
+   * @param opts.direction 'outgoing' | 'incoming'
+   * @param opts.remote    {userID, title, capabilities}
+   * @param opts.row       the ActiveSessions row (incoming calls)
+   * @param opts.ui        {onState(call, state, message), onLocalStream(stream), onRemoteStream(stream), onNotice(text)}
+   * @param opts.log       (text) => void
+   */
+  constructor({ parse, me, direction, remote, row = null, ui, log }) {
+    this.parse = parse;
+    this.me = me;
+    this.direction = direction;
+    this.remote = remote;
+    this.row = row;
+    this.ui = ui;
+    this.log = log || (() => {});
+    this.state = null;
+    this.finished = false;
+    this.answered = false; // an offer was sent or received
+    this.reachedInCall = false;
+    this.rowId = null;
+    this.signal = null;
+    this.pc = null;
+    this.remotePeerId = null;
+    this.toRemote = []; // frames waiting for the remote peer id
+    this.pendingCandidates = []; // remote candidates waiting for the remote description
+    this.localStream = null;
+    this.remoteStream = null;
+    this.iceServers = [];
+    this.timers = new Map();
+    this.muted = false;
+    this.cameraOff = false;
+    this.lastStats = null;
+  }
+
+  get hasDoor() {
+    return Array.isArray(this.remote.capabilities) && this.remote.capabilities.includes('door');
+  }
+
+  setState(state, message) {
+    if (this.finished || this.finishing) return;
+    this.state = state;
+    this.log(`call ${this.direction}: ${state}${message ? ` — ${message}` : ''}`);
+    this.ui.onState(this, state, message);
+  }
+
+  setTimer(name, ms, fn) {
+    this.clearTimer(name);
+    this.timers.set(name, setTimeout(() => { this.timers.delete(name); fn(); }, ms));
+  }
+
+  clearTimer(name) {
+    if (this.timers.has(name)) { clearTimeout(this.timers.get(name)); this.timers.delete(name); }
+  }
+
+  // ── outgoing ──
+
+  async startOutgoing() {
+    this.setState('calling', `Calling ${this.remote.title}…`);
+    const media = await getLocalMedia();
+    if (this.finished) { media.stream?.getTracks().forEach((t) => t.stop()); return; }
+    this.useLocalMedia(media);
+    let row;
+    try {
+      row = await this.parse.create('ActiveSessions', {
+        callerID: this.me.userID, callerTitle: this.me.title, receiverID: this.remote.userID,
+        isVideo: true, isAudio: true,
+      });
+    } catch (e) {
+      this.fail(`Could not place the call: ${e.message}`, false);
+      return;
+    }
+    this.rowId = row.objectId || null;
+    if (this.finished) { this.deleteRow(); return; }
+    if (!row.signalURL || !row.subscriberToken) {
+      this.fail('The server created the call but returned no signaling URL or token.', false);
+      return;
+    }
+    this.iceServers = row.iceServers || [];
+    this.setTimer('ring', ringDuration(row.expiresAt), () => {
+      if (this.state === 'calling' || this.state === 'ringing') {
+        this.sendRemote({ type: 'bye', reason: 'timeout' });
+        this.finish('no-answer', `${this.remote.title} did not answer.`);
+      }
+    });
+    await this.join(row.signalURL, row.subscriberToken);
+  }
+
+  // ── incoming ──
+
+  async startIncoming() {
+    const row = this.row;
+    this.iceServers = row.iceServers || [];
+    this.setState('incoming', `${this.remote.title} is calling`);
+    this.setTimer('ring', ringDuration(row.expiresAt), () => {
+      if (this.state === 'incoming') {
+        this.sendRemote({ type: 'bye', reason: 'timeout' });
+        this.finish('ended', `Missed call from ${this.remote.title}.`);
+      }
+    });
+    if (!row.signalURL || !row.publisherToken) {
+      this.fail('The incoming call has no signaling URL or token.', false);
+      return;
+    }
+    await this.join(row.signalURL, row.publisherToken);
+    if (!this.finished) this.sendRemote({ type: 'ringing' });
+  }
+
+  /** While another call is up: join, send `bye {reason:"busy"}` to the caller, leave. */
+  async rejectBusy() {
+    this.busyReject = true;
+    this.state = 'busy-reject';
+    this.setTimer('busy', 10000, () => this.finish('ended', `Missed call from ${this.remote.title} (busy).`));
+    if (!this.row.signalURL || !this.row.publisherToken) { this.finish('ended', 'busy'); return; }
+    await this.join(this.row.signalURL, this.row.publisherToken);
+    if (this.finished || this.finishing) return;
+    this.sendRemote({ type: 'bye', reason: 'busy' }); // queued until the caller's peer id is known
+    if (this.remotePeerId) this.finish('ended', `Missed call from ${this.remote.title} (busy).`);
+  }
+
+  async accept() {
+    if (this.finished || this.state !== 'incoming') return;
+    this.clearTimer('ring');
+    this.answered = true;
+    this.setState('connecting', `Connecting to ${this.remote.title}…`);
+    const media = await getLocalMedia();
+    if (this.finished) { media.stream?.getTracks().forEach((t) => t.stop()); return; }
+    this.useLocalMedia(media);
+    try {
+      const pc = this.createPeerConnection();
+      const tracks = this.localStream ? this.localStream.getTracks() : [];
+      for (const track of tracks) pc.addTrack(track, this.localStream);
+      for (const kind of ['audio', 'video']) {
+        if (!tracks.some((t) => t.kind === kind)) pc.addTransceiver(kind, { direction: 'recvonly' });
+      }
+      const offer = await pc.createOffer();
+      await pc.setLocalDescription(offer);
+      this.sendRemote({ type: 'offer', sdp: pc.localDescription.sdp });
+    } catch (e) {
+      this.fail(`Could not start the media connection: ${e.message || e}`);
+    }
+  }
+
+  decline() {
+    if (this.finished) return;
+    this.sendRemote({ type: 'bye', reason: 'declined' });
+    this.finish('ended', `You declined the call from ${this.remote.title}.`);
+  }
+
+  // ── both ──
+
+  hangup() {
+    if (this.finished) return;
+    if (this.direction === 'incoming' && this.state === 'incoming') { this.decline(); return; }
+    const wasInCall = this.reachedInCall;
+    this.sendRemote({ type: 'bye', reason: 'hangup' });
+    this.finish('ended', wasInCall ? 'Call ended.' : 'Call cancelled.');
+  }
+
+  openDoor() {
+    if (this.finished || !this.remotePeerId) return false;
+    return this.sendRemote({ type: 'door', action: 'open' });
+  }
+
+  setMuted(muted) {
+    this.muted = muted;
+    this.localStream?.getAudioTracks().forEach((t) => { t.enabled = !muted; });
+  }
+
+  setCameraOff(off) {
+    this.cameraOff = off;
+    this.localStream?.getVideoTracks().forEach((t) => { t.enabled = !off; });
+  }
+
+  get hasLocalAudio() { return !!this.localStream && this.localStream.getAudioTracks().length > 0; }
+  get hasLocalVideo() { return !!this.localStream && this.localStream.getVideoTracks().length > 0; }
+
+  useLocalMedia({ stream, warning }) {
+    this.localStream = stream;
+    if (warning) this.ui.onNotice(warning);
+    this.ui.onLocalStream(stream);
+  }
+
+  async join(url, token) {
+    this.signal = new SignalChannel({
+      url, token, name: this.me.title, log: this.log,
+      handlers: {
+        onPeerJoined: (peer) => this.considerPeer(peer),
+        onPeerLeft: (peerId, reason) => this.onPeerLeft(peerId, reason),
+        onSignal: (from, data) => this.onSignal(from, data),
+        onError: (code, message) => this.fail(`Call error: ${message}.`),
+        onClose: () => this.onSignalClosed(),
+      },
+    });
+    let joined;
+    try {
+      joined = await this.signal.open();
+    } catch (e) {
+      this.fail(e.message, false);
+      return;
+    }
+    if (this.finished) { this.signal.close(); return; }
+    if (Array.isArray(joined.iceServers) && joined.iceServers.length) this.iceServers = joined.iceServers;
+    this.log(`joined as ${joined.peerId} (${joined.role}); peers: ${(joined.peers || []).map((p) => p.peerId).join(', ') || 'none'}`);
+    for (const peer of joined.peers || []) this.considerPeer(peer);
+  }
+
+  considerPeer(peer) {
+    if (!peer || this.remotePeerId || peer.role === 'subscriber') return;
+    this.setRemotePeer(peer.peerId);
+  }
+
+  setRemotePeer(peerId) {
+    this.remotePeerId = peerId;
+    const queued = this.toRemote;
+    this.toRemote = [];
+    for (const data of queued) this.signal?.send(peerId, data);
+    if (this.busyReject && queued.length) this.finish('ended', `Missed call from ${this.remote.title} (busy).`);
+  }
+
+  sendRemote(data) {
+    if (!this.signal) return false;
+    if (!this.remotePeerId) { this.toRemote.push(data); return true; }
+    return this.signal.send(this.remotePeerId, data);
+  }
+
+  onSignal(from, data) {
+    if (this.finished || this.finishing) return;
+    if (!this.remotePeerId) this.setRemotePeer(from);
+    if (from !== this.remotePeerId) { this.log(`ignoring ${data.type} from ${from}`); return; }
+    switch (data.type) {
+      case 'ringing':
+        if (this.direction === 'outgoing' && this.state === 'calling') {
+          this.setState('ringing', `${this.remote.title} is ringing…`);
+        }
+        break;
+      case 'offer':
+        if (this.direction === 'outgoing') this.handleOffer(data.sdp);
+        break;
+      case 'answer':
+        if (this.direction === 'incoming' && this.pc) {
+          this.pc.setRemoteDescription({ type: 'answer', sdp: data.sdp })
+            .then(() => this.flushCandidates())
+            .catch((e) => this.fail(`The other side's answer was not usable: ${e.message}`));
+        }
+        break;
+      case 'candidate':
+        this.addRemoteCandidate(data);
+        break;
+      case 'bye':
+        this.onBye(data.reason);
+        break;
+      case 'door':
+        this.log('door request ignored (a browser has no door)');
+        break;
+      default:
+        this.log(`unknown signal ${data.type}`);
+    }
+  }
+
+  async handleOffer(sdp) {
+    if (this.pc) { this.log('second offer ignored'); return; }
+    this.clearTimer('ring');
+    this.answered = true;
+    this.setState('connecting', `Connecting to ${this.remote.title}…`);
+    try {
+      const pc = this.createPeerConnection();
+      await pc.setRemoteDescription({ type: 'offer', sdp });
+      if (this.localStream) for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
+      const answer = await pc.createAnswer();
+      await pc.setLocalDescription(answer);
+      this.sendRemote({ type: 'answer', sdp: pc.localDescription.sdp });
+      this.flushCandidates();
+    } catch (e) {
+      this.fail(`Could not answer the other side's offer: ${e.message || e}`);
+    }
+  }
+
+  createPeerConnection() {
+    const pc = new RTCPeerConnection({ iceServers: normalizeIceServers(this.iceServers), bundlePolicy: 'max-bundle' });
+    this.pc = pc;
+    pc.onicecandidate = (event) => {
+      if (!event.candidate) {
+        this.sendRemote({ type: 'candidate', candidate: null });
+      } else if (event.candidate.candidate) {
+        this.sendRemote({
+          type: 'candidate', candidate: event.candidate.candidate,
+          sdpMid: event.candidate.sdpMid, sdpMLineIndex: event.candidate.sdpMLineIndex,
+        });
+      }
+    };
+    pc.ontrack = (event) => {
+      if (!this.remoteStream) this.remoteStream = new MediaStream();
+      if (!this.remoteStream.getTracks().includes(event.track)) this.remoteStream.addTrack(event.track);
+      this.ui.onRemoteStream(this.remoteStream);
+    };
+    pc.onconnectionstatechange = () => this.onConnectionState(pc.connectionState);
+    this.setTimer('connect', CONNECT_TIMEOUT_MS, () => {
+      if (!this.reachedInCall) this.fail('The media connection did not come up within 30 seconds.');
+    });
+    return pc;
+  }
+
+  onConnectionState(state) {
+    if (this.finished || this.finishing) return;
+    this.log(`peer connection: ${state}`);
+    switch (state) {
+      case 'connected':
+        this.clearTimer('connect');
+        this.clearTimer('disconnected');
+        if (this.state !== 'in-call') {
+          this.reachedInCall = true;
+          this.setState('in-call', `In call with ${this.remote.title}`);
+        }
+        break;
+      case 'disconnected':
+        this.ui.onNotice('The connection is interrupted; trying to recover…');
+        this.setTimer('disconnected', DISCONNECTED_GRACE_MS, () => this.fail('The connection was lost.'));
+        break;
+      case 'failed':
+        this.fail('The media connection failed: no network path between you and the other side '
+          + '(a TURN relay may be needed).');
+        break;
+      default:
+        break;
+    }
+  }
+
+  addRemoteCandidate(data) {
+    const candidate = data.candidate === null || data.candidate === undefined
+      ? null
+      : { candidate: data.candidate, sdpMid: data.sdpMid ?? null, sdpMLineIndex: data.sdpMLineIndex ?? null };
+    if (!this.pc || !this.pc.remoteDescription) { this.pendingCandidates.push(candidate); return; }
+    this.applyCandidate(candidate);
+  }
+
+  applyCandidate(candidate) {
+    // End-of-candidates (null) is a hint only; browsers differ on accepting it, so failures are just logged.
+    const p = candidate ? this.pc.addIceCandidate(candidate) : this.pc.addIceCandidate();
+    p.catch((e) => this.log(`addIceCandidate(${candidate ? candidate.candidate : 'end'}) failed: ${e.message}`));
+  }
+
+  flushCandidates() {
+    const pending = this.pendingCandidates;
+    this.pendingCandidates = [];
+    for (const c of pending) this.applyCandidate(c);
+  }
+
+  onBye(reason) {
+    const who = this.remote.title;
+    if (this.direction === 'outgoing' && !this.answered) {
+      switch (reason) {
+        case 'busy': this.finish('busy', `${who} is busy.`); return;
+        case 'timeout': this.finish('no-answer', `${who} did not answer.`); return;
+        case 'error': this.finish('error', `${who} could not take the call.`); return;
+        default: this.finish('declined', `${who} declined the call.`); return;
+      }
+    }
+    if (this.direction === 'incoming' && this.state === 'incoming') {
+      this.finish('ended', `Missed call from ${who}.`);
+      return;
+    }
+    if (reason === 'error') { this.finish('error', `The call with ${who} ended because of an error on their side.`); return; }
+    this.finish('ended', `${who} hung up.`);
+  }
+
+  onPeerLeft(peerId, reason) {
+    if (this.finished || peerId !== this.remotePeerId) return;
+    const why = reason ? ` (${reason})` : '';
+    if (this.direction === 'incoming' && this.state === 'incoming') {
+      this.finish('ended', `Missed call from ${this.remote.title}.`);
+    } else {
+      this.finish('ended', `${this.remote.title} left the call${why}.`);
+    }
+  }
+
+  onSignalClosed() {
+    if (this.finished) return;
+    if (this.reachedInCall) {
+      this.ui.onNotice('The call server connection closed; the call goes on while media flows.');
+    } else {
+      this.fail('The connection to the call server was lost.', false);
+    }
+  }
+
+  fail(message, tellRemote = true) {
+    if (this.finished) return;
+    if (tellRemote) this.sendRemote({ type: 'bye', reason: 'error' });
+    this.finish('error', message);
+  }
+
+  deleteRow() {
+    if (this.direction !== 'outgoing' || !this.rowId) return;
+    const id = this.rowId;
+    this.rowId = null;
+    // 404 means the callee already took (deleted) it.
+    this.parse.destroy('ActiveSessions', id).catch((e) => {
+      if (e.code !== 101) this.log(`could not delete call row ${id}: ${e.message}`);
+    });
+  }
+
+  async finish(state, message) {
+    if (this.finished || this.finishing) return;
+    this.finishing = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    // Keep the final numbers for window.intercom.stats() after the connection closes.
+    if (this.pc) {
+      const timeout = new Promise((resolve) => setTimeout(() => resolve(null), 500));
+      try { this.lastStats = await Promise.race([this.collectStats(), timeout]); } catch { /* closed */ }
+    }
+    this.finished = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.signal?.close(300); // lets a just-sent bye leave first
+    if (this.pc) { try { this.pc.close(); } catch { /* closed */ } }
+    this.localStream?.getTracks().forEach((t) => t.stop());
+    this.deleteRow();
+    this.state = state;
+    this.log(`call ${this.direction}: ${state}${message ? ` — ${message}` : ''}`);
+    this.ui.onState(this, state, message);
+  }
+
+  async collectStats() {
+    const pc = this.pc;
+    const out = {
+      callState: this.state, connectionState: pc ? pc.connectionState : 'none',
+      iceConnectionState: pc ? pc.iceConnectionState : 'none',
+      framesDecoded: 0, framesReceived: 0, framesDropped: 0, frameWidth: 0, frameHeight: 0,
+      videoPacketsReceived: 0, audioPacketsReceived: 0, audioPacketsLost: 0, videoPacketsLost: 0,
+      framesEncoded: 0, videoPacketsSent: 0, audioPacketsSent: 0, bytesReceived: 0, bytesSent: 0,
+      roundTripTime: null, audioLevel: null,
+    };
+    if (!pc) return out;
+    const report = await pc.getStats();
+    report.forEach((s) => {
+      const kind = s.kind || s.mediaType;
+      if (s.type === 'inbound-rtp') {
+        out.bytesReceived += s.bytesReceived || 0;
+        if (kind === 'video') {
+          out.framesDecoded += s.framesDecoded || 0;
+          out.framesReceived += s.framesReceived || 0;
+          out.framesDropped += s.framesDropped || 0;
+          out.videoPacketsReceived += s.packetsReceived || 0;
+          out.videoPacketsLost += s.packetsLost || 0;
+          out.frameWidth = s.frameWidth || out.frameWidth;
+          out.frameHeight = s.frameHeight || out.frameHeight;
+        } else if (kind === 'audio') {
+          out.audioPacketsReceived += s.packetsReceived || 0;
+          out.audioPacketsLost += s.packetsLost || 0;
+          if (typeof s.audioLevel === 'number') out.audioLevel = s.audioLevel;
+        }
+      } else if (s.type === 'outbound-rtp') {
+        out.bytesSent += s.bytesSent || 0;
+        if (kind === 'video') {
+          out.framesEncoded += s.framesEncoded || 0;
+          out.videoPacketsSent += s.packetsSent || 0;
+        } else if (kind === 'audio') {
+          out.audioPacketsSent += s.packetsSent || 0;
+        }
+      } else if (s.type === 'candidate-pair' && s.nominated && s.state === 'succeeded') {
+        if (typeof s.currentRoundTripTime === 'number') out.roundTripTime = s.currentRoundTripTime;
+      }
+    });
+    return out;
+  }
+
+  async stats() {
+    if (this.pc && !this.finished) return this.collectStats();
+    return this.lastStats || this.collectStats();
+  }
+}

@@ -1,0 +1,39 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import ParseWire
+
+/// `ParseHTTPTransport` on async-http-client, with a bounded deadline per attempt and a bounded body.
+public struct AsyncHTTPParseTransport: ParseHTTPTransport {
+    /// Responses larger than this are a transport failure: no Parse answer a device needs comes near it.
+    public static let maxResponseBytes = 4 << 20
+
+    private let client: HTTPClient
+
+    public init(client: HTTPClient = AsyncHTTPParseTransport.sharedClient) {
+        self.client = client
+    }
+
+    /// One client for the process (never shut down, like `HTTPClient.shared`). It fails a refused connection
+    /// at once instead of re-trying it until the request deadline: `ParseRESTClient` owns the retry policy,
+    /// and the presence loop its own backoff, so an outage is noticed and counted honestly.
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    public func execute(_ request: ParseRequest, baseURL: String, timeout: Duration) async throws -> ParseHTTPResponse {
+        var outgoing = HTTPClientRequest(url: baseURL + request.pathAndQuery)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let seconds = timeout.components.seconds
+        let response = try await client.execute(outgoing, timeout: .seconds(max(seconds, 1)))
+        let body = try await response.body.collect(upTo: Self.maxResponseBytes)
+        return ParseHTTPResponse(
+            status: Int(response.status.code), body: Array(body.readableBytesView),
+            retryAfter: response.headers.first(name: "Retry-After"))
+    }
+}

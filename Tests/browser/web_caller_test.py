@@ -1,0 +1,551 @@
+#!/usr/bin/env python3
+"""End-to-end test of the web caller in two real headless Chromium browsers.
+
+Starts `intercom-server` (with `--web-root` pointing at Sources/IntercomServer/WebCaller) and
+chromedriver, opens "Alice" and "Bob" a few kilometres apart, and checks: both sign in; Bob sees Alice
+nearby at a plausible distance; Bob calls, Alice rings, accepts, both are in a call with video frames
+decoded and audio packets received on both sides; "Carol" calling Alice meanwhile gets `busy`; Bob hangs
+up and everything is cleaned up; a second call that Alice declines shows `declined` to Bob.
+
+Standard library only: chromedriver is driven over its W3C WebDriver HTTP API with urllib.
+
+Usage: web_caller_test.py [SERVER_BINARY]
+  SERVER_BINARY defaults to $INTERCOM_SERVER_BIN, then <repo>/.build/debug/intercom-server.
+Environment: CHROMIUM_BIN (default /usr/bin/chromium), CHROMEDRIVER_BIN (default /usr/bin/chromedriver),
+  INTERCOM_WEB_ROOT (default <repo>/Sources/IntercomServer/WebCaller), BROWSER_TEST_SCREENSHOTS
+  (directory for PNGs, default /tmp), BROWSER_TEST_KEEP=1 keeps the temporary directory.
+"""
+
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+WEB_ROOT = os.environ.get("INTERCOM_WEB_ROOT", os.path.join(REPO, "Sources", "IntercomServer", "WebCaller"))
+SHOTS = os.environ.get("BROWSER_TEST_SCREENSHOTS", "/tmp")
+APP_ID = "intercom"
+MASTER_KEY = "browser-test-master-key-0123456789"
+ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+
+# Two places in Berlin about 3.4 km apart.
+ALICE = {"name": "Alice", "lat": 52.5200, "lon": 13.4050}
+BOB = {"name": "Bob", "lat": 52.5450, "lon": 13.4350}
+CAROL = {"name": "Carol", "lat": 52.5100, "lon": 13.3900}
+
+TERMINAL_OR_IDLE = {"idle", "ended"}
+
+
+def log(text):
+    print(text, flush=True)
+
+
+def haversine_km(a, b):
+    r = math.pi / 180
+    dlat = (b["lat"] - a["lat"]) * r
+    dlon = (b["lon"] - a["lon"]) * r
+    h = math.sin(dlat / 2) ** 2 + math.cos(a["lat"] * r) * math.cos(b["lat"] * r) * math.sin(dlon / 2) ** 2
+    return 2 * 6371 * math.asin(min(1, math.sqrt(h)))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(fn, timeout, interval=0.25):
+    """Calls fn until it returns a truthy value or timeout passes; returns the last value."""
+    deadline = time.monotonic() + timeout
+    value = None
+    while True:
+        try:
+            value = fn()
+        except Exception:  # noqa: BLE001 - a failing probe just means "not yet"
+            value = None
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.on_failure = []
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            log(f"PASS {name}" + (f" — {detail}" if detail else ""))
+        else:
+            self.failed += 1
+            log(f"FAIL {name}" + (f" — {detail}" if detail else ""))
+        return bool(ok)
+
+
+class WebDriverError(Exception):
+    pass
+
+
+class Browser:
+    """One W3C WebDriver session of headless Chromium."""
+
+    def __init__(self, driver_url, label, profile_dir):
+        self.driver_url = driver_url
+        self.label = label
+        args = [
+            "--headless=new", "--no-sandbox", "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required",
+            "--disable-gpu", "--window-size=900,1100", f"--user-data-dir={profile_dir}",
+            "--no-first-run", "--no-default-browser-check", "--disable-dev-shm-usage",
+        ]
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            "goog:loggingPrefs": {"browser": "ALL"},
+        }}}
+        value = self._request("POST", "/session", caps, timeout=90)
+        self.session = value["sessionId"]
+
+    def _request(self, method, path, body=None, timeout=30):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.driver_url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                payload = json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            try:
+                payload = json.loads(e.read() or b"{}")
+            except ValueError:
+                payload = {}
+            value = payload.get("value", {}) if isinstance(payload, dict) else {}
+            message = value.get("message", str(e)) if isinstance(value, dict) else str(e)
+            raise WebDriverError(f"{self.label}: {method} {path}: {message.splitlines()[0] if message else e}")
+        return payload.get("value")
+
+    def cmd(self, method, path, body=None, timeout=30):
+        return self._request(method, f"/session/{self.session}{path}", body, timeout)
+
+    def open(self, url):
+        self.cmd("POST", "/url", {"url": url}, timeout=60)
+
+    def js(self, script, *args):
+        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args, timeout=30):
+        return self.cmd("POST", "/execute/async", {"script": script, "args": list(args)}, timeout=timeout)
+
+    def find(self, css):
+        value = self.cmd("POST", "/element", {"using": "css selector", "value": css})
+        return value[ELEMENT_KEY]
+
+    def exists(self, css):
+        return bool(self.js("return !!document.querySelector(arguments[0]);", css))
+
+    def visible(self, css):
+        return bool(self.js(
+            "const e = document.querySelector(arguments[0]);"
+            "return !!e && !e.closest('[hidden]') && e.getClientRects().length > 0;", css))
+
+    def click(self, css):
+        element = self.find(css)
+        try:
+            self.cmd("POST", f"/element/{element}/click", {})
+        except WebDriverError:
+            # e.g. covered by another element on a small window: a DOM click is still a user action here.
+            self.js("document.querySelector(arguments[0]).click();", css)
+
+    def type(self, css, text):
+        element = self.find(css)
+        self.cmd("POST", f"/element/{element}/clear", {})
+        self.cmd("POST", f"/element/{element}/value", {"text": str(text)})
+
+    def text(self, css):
+        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
+
+    def state(self):
+        return self.js("return document.body.dataset.callState;")
+
+    def wait_state(self, states, timeout):
+        states = {states} if isinstance(states, str) else set(states)
+        wait_for(lambda: self.state() in states, timeout)
+        return self.state()
+
+    def stats(self):
+        return self.js_async(
+            "const done = arguments[arguments.length - 1];"
+            "window.intercom.stats().then(done, (e) => done({error: String(e)}));")
+
+    def page_log(self, lines=40):
+        try:
+            return self.js("return window.intercom ? window.intercom.log() : [];")[-lines:]
+        except Exception as e:  # noqa: BLE001
+            return [f"(no page log: {e})"]
+
+    def console_log(self, lines=40):
+        try:
+            entries = self.cmd("POST", "/se/log", {"type": "browser"}) or []
+            return [f"{e.get('level')} {e.get('message')}" for e in entries][-lines:]
+        except Exception as e:  # noqa: BLE001
+            return [f"(no console log: {e})"]
+
+    def screenshot(self, path):
+        data = self.cmd("GET", "/screenshot", timeout=30)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+        return path
+
+    def quit(self):
+        try:
+            self._request("DELETE", f"/session/{self.session}", timeout=20)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+class Server:
+    def __init__(self, binary, workdir):
+        self.log_path = os.path.join(workdir, "intercom-server.log")
+        self.log_file = open(self.log_path, "wb")
+        env = dict(os.environ)
+        env["INTERCOM_MASTER_KEY"] = MASTER_KEY
+        env["INTERCOM_RATE_LIMIT"] = "off"
+        env.pop("INTERCOM_SIGNAL_URL", None)
+        self.process = subprocess.Popen(
+            [binary, "--listen", "127.0.0.1:0", "--database", os.path.join(workdir, "server.sqlite"),
+             "--web-root", WEB_ROOT],
+            stdout=subprocess.PIPE, stderr=self.log_file, env=env, cwd=workdir)
+        self.port = None
+        self.first_line = None
+        found = threading.Event()
+
+        def pump():
+            for raw in self.process.stdout:
+                line = raw.decode(errors="replace")
+                self.log_file.write(b"[stdout] " + raw)
+                self.log_file.flush()
+                match = re.search(r"intercom-server listening on (\S+):(\d+)", line)
+                if match and not found.is_set():
+                    self.first_line = line.strip()
+                    self.port = int(match.group(2))
+                    found.set()
+            found.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        found.wait(30)
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def rest(self, method, path, body=None, master=False, session=None):
+        headers = {"X-Parse-Application-Id": APP_ID, "Content-Type": "application/json"}
+        if master:
+            headers["X-Parse-Master-Key"] = MASTER_KEY
+        if session:
+            headers["X-Parse-Session-Token"] = session
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + "/parse" + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            try:
+                return e.code, json.loads(e.read() or b"{}")
+            except ValueError:
+                return e.code, {}
+
+    def find(self, class_name, where, master=False):
+        query = urllib.parse.urlencode({"where": json.dumps(where)})
+        status, body = self.rest("GET", f"/classes/{class_name}?{query}", master=master)
+        if status != 200:
+            raise RuntimeError(f"GET /classes/{class_name} → {status} {body}")
+        return body.get("results", [])
+
+    def tail(self, lines=40):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode(errors="replace").splitlines()[-lines:]
+        except OSError:
+            return []
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log_file.close()
+
+
+class ChromeDriver:
+    def __init__(self, workdir):
+        self.port = free_port()
+        self.log_path = os.path.join(workdir, "chromedriver.log")
+        self.log_file = open(self.log_path, "wb")
+        self.process = subprocess.Popen([CHROMEDRIVER, f"--port={self.port}"], stdout=self.log_file,
+                                        stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+        def ready():
+            with urllib.request.urlopen(self.url + "/status", timeout=2) as response:
+                return json.loads(response.read()).get("value", {}).get("ready")
+
+        self.ready = bool(wait_for(ready, 20, 0.2))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log_file.close()
+
+
+def sign_in(browser, person):
+    browser.type("#name", person["name"])
+    browser.type("#lat", person["lat"])
+    browser.type("#lon", person["lon"])
+    browser.click("#signin")
+    wait_for(lambda: browser.js("return document.body.dataset.signedIn === 'true' && document.body.dataset.userId;"),
+             20)
+    return browser.js("return document.body.dataset.userId || null;")
+
+
+def wait_stats(browser, predicate, timeout):
+    last = {}
+
+    def probe():
+        nonlocal last
+        last = browser.stats() or {}
+        return predicate(last)
+
+    wait_for(probe, timeout, 0.5)
+    return last
+
+
+def run(server_binary):
+    checks = Checks()
+    missing = []
+    if not os.path.isfile(server_binary) or not os.access(server_binary, os.X_OK):
+        missing.append(f"intercom-server binary not found or not executable at {server_binary} "
+                       "(build it with `swift build --product intercom-server`, or pass its path / set INTERCOM_SERVER_BIN)")
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        missing.append(f"chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM_BIN)")
+    if not (os.path.isfile(CHROMEDRIVER) and os.access(CHROMEDRIVER, os.X_OK)):
+        missing.append(f"chromedriver not found at {CHROMEDRIVER} (apt-get install chromium-driver, or set CHROMEDRIVER_BIN)")
+    if not os.path.isfile(os.path.join(WEB_ROOT, "index.html")):
+        missing.append(f"web caller not found: {os.path.join(WEB_ROOT, 'index.html')} is missing")
+    if missing:
+        for problem in missing:
+            checks.check("prerequisites", False, problem)
+        return checks
+
+    workdir = tempfile.mkdtemp(prefix="intercom-browser-test-")
+    server = driver = None
+    browsers = []
+    try:
+        server = Server(server_binary, workdir)
+        if not checks.check("server starts and prints its port", server.port is not None,
+                            server.first_line or f"no 'intercom-server listening on HOST:PORT' line within 30 s "
+                            f"(exit code {server.process.poll()}); log: {' | '.join(server.tail(8))}"):
+            return checks
+        with urllib.request.urlopen(server.base + "/", timeout=10) as response:
+            html = response.read().decode(errors="replace")
+            content_type = response.headers.get("Content-Type", "")
+        checks.check("GET / serves the web caller", "id=\"signin\"" in html and "text/html" in content_type,
+                     f"Content-Type {content_type!r}, {len(html)} bytes")
+        with urllib.request.urlopen(server.base + "/app.js", timeout=10) as response:
+            js_type = response.headers.get("Content-Type", "")
+        checks.check("GET /app.js is served as JavaScript (module scripts need it)", "javascript" in js_type,
+                     f"Content-Type {js_type!r}")
+
+        driver = ChromeDriver(workdir)
+        if not checks.check("chromedriver starts", driver.ready, driver.url):
+            return checks
+        alice = Browser(driver.url, "Alice", os.path.join(workdir, "profile-alice"))
+        browsers.append(alice)
+        bob = Browser(driver.url, "Bob", os.path.join(workdir, "profile-bob"))
+        browsers.append(bob)
+        carol = Browser(driver.url, "Carol", os.path.join(workdir, "profile-carol"))
+        browsers.append(carol)
+
+        def dump():
+            for b in browsers:
+                log(f"---- {b.label}: page log (last lines) ----")
+                for line in b.page_log():
+                    log(f"  {line}")
+                log(f"---- {b.label}: console ----")
+                for line in b.console_log(20):
+                    log(f"  {line}")
+            log("---- server log (last lines) ----")
+            for line in server.tail(30):
+                log(f"  {line}")
+
+        checks.on_failure.append(dump)
+
+        for b in browsers:
+            b.open(server.base + "/")
+        loaded = all(wait_for(lambda b=b: b.js("return !!window.intercom && document.body.dataset.callState === 'idle';"), 15)
+                     for b in browsers)
+        checks.check("all three pages load (window.intercom, state idle)", loaded)
+
+        alice_id = sign_in(alice, ALICE)
+        checks.check("Alice signs in", bool(alice_id), f"userID {alice_id}" if alice_id else
+                     f"sign-in error: {alice.text('#signin-error')!r}, status: {alice.text('#status')!r}")
+        bob_id = sign_in(bob, BOB)
+        checks.check("Bob signs in", bool(bob_id), f"userID {bob_id}" if bob_id else
+                     f"sign-in error: {bob.text('#signin-error')!r}, status: {bob.text('#status')!r}")
+        carol_id = sign_in(carol, CAROL)
+        checks.check("Carol signs in", bool(carol_id), f"userID {carol_id}" if carol_id else
+                     f"sign-in error: {carol.text('#signin-error')!r}, status: {carol.text('#status')!r}")
+        if not (alice_id and bob_id and carol_id):
+            return checks
+
+        rows = server.find("ActiveUsers", {"userID": alice_id})
+        row = rows[0] if rows else {}
+        checks.check("Alice's ActiveUsers row is registered",
+                     row.get("userTitle") == "Alice" and row.get("deviceKind") == "browser"
+                     and row.get("answerMode") == "button" and row.get("userLocation", {}).get("__type") == "GeoPoint",
+                     json.dumps({k: row.get(k) for k in ("userTitle", "deviceKind", "answerMode", "capabilities")}))
+
+        expected_km = haversine_km(ALICE, BOB)
+        item = f'#devices li[data-user-id="{alice_id}"]'
+        wait_for(lambda: bob.exists(item), 20)
+        listed = bob.js(
+            "const li = document.querySelector(arguments[0]);"
+            "return li ? {title: li.querySelector('.device-title').textContent, km: Number(li.dataset.distanceKm),"
+            " meta: li.querySelector('.device-meta').textContent} : null;", item)
+        ok = bool(listed) and listed["title"] == "Alice" and abs(listed["km"] - expected_km) < 0.05 * expected_km
+        checks.check("Bob's nearby list shows Alice with a plausible distance", ok,
+                     f"{listed} (expected ≈{expected_km:.2f} km)" if listed else "Alice is not in Bob's list")
+        own = bob.exists(f'#devices li[data-user-id="{bob_id}"]')
+        checks.check("Bob's list does not show Bob himself", not own)
+
+        # ── call, accept, media, hang up ──
+        bob.click(f'#devices button.call[data-user-id="{alice_id}"]')
+        state = bob.wait_state({"calling", "ringing"}, 5)
+        checks.check("Bob's page shows calling", state in {"calling", "ringing"}, f"state {state}")
+        state = alice.wait_state("incoming", 20)
+        checks.check("Alice's page rings (incoming)", state == "incoming",
+                     f"state {state}, caller shown: {alice.text('#incoming-title')!r}")
+        checks.check("Alice sees who is calling", alice.text("#incoming-title") == "Bob"
+                     and alice.visible("#accept") and alice.visible("#decline"))
+        state = bob.wait_state("ringing", 10)
+        checks.check("Bob's page shows ringing", state == "ringing", f"state {state}")
+        rows = server.find("ActiveSessions", {"receiverID": alice_id}, master=True)
+        checks.check("the ringing ActiveSessions row was taken (deleted) by Alice", rows == [], f"{len(rows)} row(s) left")
+
+        alice.click("#accept")
+        a_state = alice.wait_state("in-call", 30)
+        b_state = bob.wait_state("in-call", 30)
+        checks.check("both reach in-call", a_state == "in-call" and b_state == "in-call",
+                     f"Alice {a_state}, Bob {b_state}")
+
+        def media_ok(s):
+            return s.get("framesDecoded", 0) > 30 and s.get("audioPacketsReceived", 0) > 0
+
+        a_stats = wait_stats(alice, media_ok, 30)
+        b_stats = wait_stats(bob, media_ok, 30)
+        for name, s in (("Alice", a_stats), ("Bob", b_stats)):
+            checks.check(f"{name} decodes video (framesDecoded > 30)", s.get("framesDecoded", 0) > 30,
+                         f"framesDecoded {s.get('framesDecoded')}, {s.get('frameWidth')}x{s.get('frameHeight')}")
+            checks.check(f"{name} receives audio packets", s.get("audioPacketsReceived", 0) > 0,
+                         f"audioPacketsReceived {s.get('audioPacketsReceived')}")
+        first = a_stats.get("framesDecoded", 0)
+        time.sleep(2)
+        later = (alice.stats() or {}).get("framesDecoded", 0)
+        checks.check("Alice's framesDecoded keeps growing", later > first, f"{first} → {later}")
+        checks.check("hang-up and mute controls are shown in the call",
+                     bob.visible("#hangup") and bob.visible("#mute") and not bob.visible("#door"))
+        # Busy: Carol calls Alice while Alice is in the call with Bob.
+        carol.click("#refresh")
+        wait_for(lambda: carol.exists(f'#devices button.call[data-user-id="{alice_id}"]'), 10)
+        carol.click(f'#devices button.call[data-user-id="{alice_id}"]')
+        c_state = carol.wait_state("busy", 25)
+        checks.check("Carol calls Alice during the call → Carol's page shows busy", c_state == "busy",
+                     f"Carol {c_state}: {carol.text('#call-status')!r}")
+        checks.check("Alice and Bob stay in their call meanwhile",
+                     alice.state() == "in-call" and bob.state() == "in-call", f"Alice {alice.state()}, Bob {bob.state()}")
+        for b in (bob, alice):
+            path = b.screenshot(os.path.join(SHOTS, f"intercom-{b.label.lower()}-in-call.png"))
+            log(f"  screenshot: {path}")
+
+        bob.click("#hangup")
+        b_state = bob.wait_state(TERMINAL_OR_IDLE, 5)
+        a_state = alice.wait_state(TERMINAL_OR_IDLE, 10)
+        checks.check("after Bob hangs up both return to idle/ended", b_state in TERMINAL_OR_IDLE
+                     and a_state in TERMINAL_OR_IDLE, f"Bob {b_state}, Alice {a_state}")
+        rows = server.find("ActiveUsers", {"userID": alice_id})
+        checks.check("Alice's ActiveUsers row still exists after the call", len(rows) == 1, f"{len(rows)} row(s)")
+        rows = server.find("ActiveSessions", {"$or": [{"callerID": bob_id}, {"callerID": carol_id}, {"receiverID": alice_id}]}, master=True)
+        checks.check("no ActiveSessions row is left", rows == [], f"{len(rows)} row(s)")
+
+        # ── decline ──
+        wait_for(lambda: bob.js("const b = document.querySelector(arguments[0]); return b && !b.disabled;",
+                                f'#devices button.call[data-user-id="{alice_id}"]'), 10)
+        bob.click(f'#devices button.call[data-user-id="{alice_id}"]')
+        state = alice.wait_state("incoming", 20)
+        checks.check("second call rings at Alice", state == "incoming", f"state {state}")
+        bob.wait_state("ringing", 10)
+        alice.click("#decline")
+        b_state = bob.wait_state("declined", 10)
+        checks.check("Alice declines → Bob's page shows declined", b_state == "declined",
+                     f"Bob {b_state}: {bob.text('#call-status')!r}")
+        a_state = alice.wait_state(TERMINAL_OR_IDLE, 5)
+        checks.check("Alice is back to idle/ended after declining", a_state in TERMINAL_OR_IDLE, f"Alice {a_state}")
+        rows = server.find("ActiveSessions", {"$or": [{"callerID": bob_id}, {"callerID": carol_id}, {"receiverID": alice_id}]}, master=True)
+        checks.check("no ActiveSessions row is left after the decline", rows == [], f"{len(rows)} row(s)")
+        return checks
+    except Exception as e:  # noqa: BLE001 - any crash of the harness is a failure with its reason
+        checks.check("test harness", False, f"{type(e).__name__}: {e}")
+        return checks
+    finally:
+        if checks.failed:
+            for hook in checks.on_failure:
+                try:
+                    hook()
+                except Exception as e:  # noqa: BLE001
+                    log(f"(could not collect diagnostics: {e})")
+        for b in browsers:
+            b.quit()
+        if driver:
+            driver.stop()
+        if server:
+            server.stop()
+        if os.environ.get("BROWSER_TEST_KEEP") == "1" or checks.failed:
+            log(f"logs kept in {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main():
+    binary = (sys.argv[1] if len(sys.argv) > 1 else None) or os.environ.get("INTERCOM_SERVER_BIN") \
+        or os.path.join(REPO, ".build", "debug", "intercom-server")
+    log(f"web caller browser test: server {binary}, chromium {CHROMIUM}, web root {WEB_ROOT}")
+    checks = run(binary)
+    log(f"{checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
