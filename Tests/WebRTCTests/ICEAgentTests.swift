@@ -38,15 +38,30 @@ struct ICEAgentTests {
 
     @Test func malformedCandidatesGiveTypedErrors() async throws {
         let agent = try await ICEAgent(controlling: true, localAddresses: ["127.0.0.1"])
-        let call = "nice_agent_parse_remote_candidate_sdp"
-        for line in [
-            "", "candidate:", "candidate:garbage", "a=ice-ufrag:abcd",
-            "candidate:1 1 UDP notanumber 127.0.0.1 5000 typ host",
-            "candidate:1 1 UDP 2013266431 127.0.0.1 5000 typ",
+        let malformed: [(line: String, problem: String)] = [
+            ("", "not a candidate attribute"),
+            ("candidate:", "not a candidate attribute"),
+            ("a=ice-ufrag:abcd", "fewer than 8 fields"),
+            ("candidate:garbage", "fewer than 8 fields"),
+            ("candidate:1 1 UDP 2013266431 127.0.0.1 5000 typ", "fewer than 8 fields"),
+            ("candidate:f* 1 UDP 2013266431 127.0.0.1 5000 typ host", "foundation"),
+            ("candidate:1 x UDP 2013266431 127.0.0.1 5000 typ host", "component-id"),
+            // libnice alone would accept this one with priority 0.
+            ("candidate:1 1 UDP notanumber 127.0.0.1 5000 typ host", "priority"),
+            ("candidate:1 1 UDP 99999999999 127.0.0.1 5000 typ host", "priority"),
+            ("candidate:1 1 UDP 2013266431 127.0.0.1 70000 typ host", "port"),
+            ("candidate:1 1 UDP 2013266431 127.0.0.1 5000 type host", "typ"),
+            ("candidate:1 1 UDP 2013266431 127.0.0.1 5000 typ hosted", "cand-type"),
+            ("candidate:1 1 SCTP 2013266431 127.0.0.1 5000 typ host", "nice_agent_parse_remote_candidate_sdp"),
+            ("candidate:1 1 UDP 2013266431 not-an-address 5000 typ host", "nice_agent_parse_remote_candidate_sdp"),
             // mDNS host names (browsers hide local IPs this way): libnice 0.1.21 cannot resolve them.
-            "candidate:1 1 UDP 2013266431 0b1c6a4e-5f0e-4e3c-9a0e-5a2d1f0c9b7d.local 5000 typ host",
-        ] {
-            await #expect(throws: ICEError.malformedCandidate(line: line, call: call)) {
+            (
+                "candidate:1 1 UDP 2013266431 0b1c6a4e-5f0e-4e3c-9a0e-5a2d1f0c9b7d.local 5000 typ host",
+                "nice_agent_parse_remote_candidate_sdp"
+            ),
+        ]
+        for (line, problem) in malformed {
+            await #expect(throws: ICEError.malformedCandidate(line: line, problem: problem), "\(line)") {
                 try await agent.addRemoteCandidate(line)
             }
         }

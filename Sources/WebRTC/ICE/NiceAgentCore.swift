@@ -100,10 +100,15 @@ final class NiceAgentCore: @unchecked Sendable {
 
     func addRemoteCandidate(_ line: String) -> Result<Void, ICEError> {
         withAgent { agent in
-            let call = "nice_agent_parse_remote_candidate_sdp"
-            guard let sdp = ICECandidateLine.forLibnice(line),
-                let candidate = nice_agent_parse_remote_candidate_sdp(agent, streamID, sdp)
-            else { return .failure(.malformedCandidate(line: line, call: call)) }
+            guard let sdp = ICECandidateLine.forLibnice(line) else {
+                return .failure(.malformedCandidate(line: line, problem: "not a candidate attribute"))
+            }
+            if let problem = ICECandidateLine.grammarProblem(sdp) {
+                return .failure(.malformedCandidate(line: line, problem: problem))
+            }
+            guard let candidate = nice_agent_parse_remote_candidate_sdp(agent, streamID, sdp) else {
+                return .failure(.malformedCandidate(line: line, problem: "nice_agent_parse_remote_candidate_sdp"))
+            }
             defer { nice_candidate_free(candidate) }
             let component = candidate.pointee.component_id
             guard component == Self.componentID else {
