@@ -126,6 +126,27 @@ struct ICEAgentTests {
         #expect(dropped == nil)
     }
 
+    @Test func unreachableSTUNAndTURNServersNeitherBlockHostCandidatesNorClose() async throws {
+        // Nothing listens on these ports: no reflexive or relayed candidate, no allocation to release,
+        // yet host candidates trickle at once and close() (nice_agent_close_async) stays bounded.
+        let agent = try await ICEAgent(
+            controlling: true, stunServer: STUNServer(host: "127.0.0.1", port: 9),
+            turn: TURNServer(host: "127.0.0.1", port: 9, username: "user", password: "secret"),
+            localAddresses: ["127.0.0.1"])
+        let log = ICEEventLog()
+        let pump = Task {
+            for await event in agent.events { log.append(event) }
+            log.finish()
+        }
+        try await agent.startGathering()
+        try await log.wait("a host candidate") { !$0.localCandidates.isEmpty }
+        #expect(log.events.localCandidates.allSatisfy { $0.contains("typ host") })
+        #expect(agent.localCandidates == log.events.localCandidates)
+        try await withTimeout(.seconds(6), "close() with STUN and TURN configured") { await agent.close() }
+        await pump.value
+        #expect(log.events.states.last == .closed)
+    }
+
     @Test func restartGivesNewCredentialsAndThePairReconnects() async throws {
         let pair = try await ICELoopbackPair()
         try await pair.connect()
