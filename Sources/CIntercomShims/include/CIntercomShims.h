@@ -5,3 +5,4 @@
 #include "CIntercomShims_codecs.h"
 #include "CIntercomShims_net.h"
 #include "CIntercomShims_dtls.h"
+#include "CIntercomShims_nice.h"
