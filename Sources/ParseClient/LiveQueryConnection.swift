@@ -78,7 +78,7 @@ public actor LiveQueryConnection {
             maxFrameSize: LiveQueryServerFrame.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(10)))
         do {
             try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                try await self.perform(self.feed(.socketOpened(now: self.now)), on: outbound)
+                _ = try await self.perform(self.feed(.socketOpened(now: self.now)), on: outbound)
                 for try await message in inbound.messages(maxSize: LiveQueryServerFrame.maxFrameBytes) {
                     guard case .text(let text) = message else { continue }
                     let actions = await self.feed(.frameReceived(text, now: self.now))

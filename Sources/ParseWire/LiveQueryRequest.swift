@@ -1,18 +1,16 @@
-import ParseWire
-
-/// A client→server LiveQuery message, validated like parse-server's `RequestSchema.js`
+/// A client→server LiveQuery message as the server reads it, validated like parse-server's `RequestSchema.js`
 /// (`additionalProperties:false`; `fields` was renamed to `keys` in 7.0.0 and is refused).
-enum LiveQueryRequest: Sendable, Equatable {
+public enum LiveQueryRequest: Sendable, Equatable {
     case connect(LiveQueryCredentials)
     /// `subscribe` and `update` (re-subscribe under the same requestId) carry the same content.
     case subscribe(LiveQueryQuery, replacing: Bool)
     case unsubscribe(requestId: Int)
 
     /// Schema failures: parse-server answers code 1 with `reconnect:true`; an unknown op is code 3.
-    struct Rejection: Error, Equatable {
-        let code: Int
-        let message: String
-        let requestId: Int?
+    public struct Rejection: Error, Equatable {
+        public let code: Int
+        public let message: String
+        public let requestId: Int?
     }
 
     private static let credentialKeys: Set<String> = [
@@ -20,7 +18,7 @@ enum LiveQueryRequest: Sendable, Equatable {
         "installationId",
     ]
 
-    static func parse(_ text: String) throws(Rejection) -> LiveQueryRequest {
+    public static func parse(_ text: String) throws(Rejection) -> LiveQueryRequest {
         let value: JSONValue
         do {
             value = try JSONValue.parse(text.utf8, limit: LiveQueryServerFrame.maxFrameBytes)
@@ -101,20 +99,20 @@ enum LiveQueryRequest: Sendable, Equatable {
 }
 
 /// The keys and token of a LiveQuery `connect`.
-struct LiveQueryCredentials: Sendable, Equatable {
-    var applicationId: String
-    var clientKeys: [String] = []
-    var masterKey: String?
-    var sessionToken: String?
-    var installationId: String?
+public struct LiveQueryCredentials: Sendable, Equatable {
+    public var applicationId: String
+    public var clientKeys: [String] = []
+    public var masterKey: String?
+    public var sessionToken: String?
+    public var installationId: String?
 }
 
 /// One `subscribe`'s query.
-struct LiveQueryQuery: Sendable, Equatable {
-    let requestId: Int
-    let className: String
-    let whereClause: JSONValue
-    let keys: [String]?
-    let watch: [String]?
-    let sessionToken: String?
+public struct LiveQueryQuery: Sendable, Equatable {
+    public let requestId: Int
+    public let className: String
+    public let whereClause: JSONValue
+    public let keys: [String]?
+    public let watch: [String]?
+    public let sessionToken: String?
 }
