@@ -144,4 +144,19 @@ import Testing
             #expect(try await first.next() == nil, "the replaced socket is closed")
         }
     }
+
+    @Test func aSilentSocketIsRefusedAtTheJoinDeadlineWhileAJoinedOneLivesOn() async throws {
+        try await RunningServer.with { server in
+            let call = try await Self.placeCall(server)
+            let joined = WebSocketProbe(url: call.url)
+            joined.send(["op": "join", "token": .string(call.created.publisherToken ?? "")])
+            #expect(try await joined.next()?["op"] == "joined")
+            let silent = WebSocketProbe(url: call.url)
+            let refusal = try await silent.next(within: 15)
+            #expect(refusal?["code"] == "bad-frame")
+            #expect(try await silent.next() == nil)
+            joined.send(["op": "ping"])
+            #expect(try await joined.next() == ["op": "pong"])
+        }
+    }
 }

@@ -15,37 +15,41 @@ struct SignalingEndpoint: Sendable {
         let (outbox, continuation) = AsyncStream<String>.makeStream(
             bufferingPolicy: .bufferingOldest(SignalingRooms.outboxLimit))
         let peer = JoinedPeer()
+        // Not a member of the group below: the group ends when the socket's reader or writer does.
+        let deadline = Task {
+            try? await Task.sleep(for: Self.joinDeadline)
+            guard !Task.isCancelled, peer.id == nil else { return }
+            continuation.yield(SignalingRooms.Refusal(code: .badFrame, message: "no join frame within 10 s").frame)
+            continuation.finish()
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in outbox {
                     do { try await outbound.writeTextMessage(text) } catch { break }
                 }
+                // The outbox ends when the peer was refused, replaced or dropped: close the socket.
                 try? await outbound.close(.normalClosure, reason: nil)
             }
             group.addTask {
+                var refused = false
                 do {
                     for try await message in inbound.messages(maxSize: SignalingFrame.maxFrameBytes) {
-                        guard case .text(let text) = message else { continue }
+                        guard case .text(let text) = message, !refused else { continue }
                         if let peerId = peer.id {
                             await rooms.receive(text, from: peerId)
                         } else if let peerId = await rooms.join(text, outbox: continuation) {
                             peer.id = peerId
                         } else {
-                            return  // refused: the rooms sent the error and finished the outbox
+                            // The rooms queued the error and finished the outbox; the writer closes the socket.
+                            refused = true
                         }
                     }
                 } catch {
                     logger.debug("signaling socket ended", metadata: ["error": "\(error)"])
                 }
             }
-            group.addTask {
-                try? await Task.sleep(for: Self.joinDeadline)
-                if peer.id == nil {
-                    continuation.yield(SignalingRooms.Refusal(code: .badFrame, message: "no join frame within 10 s").frame)
-                    continuation.finish()
-                }
-            }
             await group.next()
+            deadline.cancel()
             if let peerId = peer.id { await rooms.leave(peerId, reason: "left") }
             continuation.finish()
             group.cancelAll()
