@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "IntercomServer",
             dependencies: [
-                "IntercomPlatform", "ParseWire",
+                "IntercomPlatform", "IntercomConfig", "ParseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -39,4 +39,9 @@ public final class IntercomBackend: Sendable {
         sweeper = ExpirySweeper(database: database, clock: clock, heartbeatSeconds: configuration.heartbeatSeconds,
                                 intervalSeconds: configuration.sweepIntervalSeconds, logger: logger)
     }
+
+    /// Peers connected to signaling rooms now (for tests and health figures).
+    public var signalingPeerCount: Int {
+        get async { await signaling.peerCount }
+    }
 }

@@ -11,17 +11,23 @@ import Logging
 struct IntercomServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intercom-server",
-        abstract: "Self-hosted Intercom backend: the Parse-compatible REST subset (LiveQuery, signaling and the web caller are not built yet).",
+        abstract: "Self-hosted Intercom backend: Parse-compatible REST subset, LiveQuery, session signaling and the web caller.",
         discussion: """
             Environment: INTERCOM_SERVER_DB, INTERCOM_APP_ID, INTERCOM_CLIENT_KEY, INTERCOM_MASTER_KEY (loopback only), \
             INTERCOM_TOKEN_KEYS (kid=secret,… newest first), INTERCOM_SIGNAL_URL, INTERCOM_STUN_URLS, \
             INTERCOM_TURN_URLS, INTERCOM_TURN_SECRET, INTERCOM_HEARTBEAT_SECONDS, INTERCOM_RING_SECONDS, \
-            INTERCOM_TOKEN_SECONDS, INTERCOM_RATE_LIMIT (perSecond/burst or off).
+            INTERCOM_TOKEN_SECONDS, INTERCOM_RATE_LIMIT (perSecond/burst or off), INTERCOM_MAX_VIEWERS, INTERCOM_WEB_ROOT.
             """
     )
 
-    @Option(name: .long, help: "Listen address HOST:PORT (port 0 picks a free port).")
-    var listen = "127.0.0.1:1337"
+    @Option(name: .long, help: "TOML configuration file (docs/backend.md); every key is optional.")
+    var config: String?
+
+    @Option(name: .long, help: "Listen address HOST:PORT (port 0 picks a free port; default 127.0.0.1:1337).")
+    var listen: String?
+
+    @Option(name: .long, help: "Directory of the web caller served at / (overrides INTERCOM_WEB_ROOT).")
+    var webRoot: String?
 
     @Option(name: .long, help: "SQLite database file (overrides INTERCOM_SERVER_DB).")
     var database: String?
@@ -30,16 +36,21 @@ struct IntercomServerCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func run() async throws {
-        let (host, port) = try Self.hostAndPort(listen)
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level: unknown level \"\(logLevel)\"")
         }
         var configuration = ServerConfiguration()
+        var listenAddress = "127.0.0.1:1337"
         do {
+            // The file first, then the environment, then the command line.
+            if let config, let fromFile = try configuration.apply(file: config) { listenAddress = fromFile }
             try configuration.apply(environment: ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError(error.message)
         }
+        if let listen { listenAddress = listen }
+        if let webRoot { configuration.webRoot = webRoot }
+        let (host, port) = try Self.hostAndPort(listenAddress)
         configuration.host = host
         configuration.port = port
         if let database { configuration.databasePath = database }

@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 
 /// The agent's backend services (login, presence, call intake) against a real `intercom-server`.
-@Suite(.timeLimit(.minutes(2))) struct AgentBackendTests {
+@Suite(.timeLimit(.minutes(3))) struct AgentBackendTests {
     static let nearGate = try! GeoPoint(latitude: 52.53, longitude: 13.40)
     static let gate = try! GeoPoint(latitude: 52.5200, longitude: 13.4050)
 
@@ -208,12 +208,13 @@ import Testing
         let presence = device.presence(session, heartbeat: .seconds(1))
         try await Self.running([presence]) {
             // The backend is down: the agent keeps trying without flooding it.
-            let outage = Duration.seconds(6)
+            // The backend issue's fault test: the server is gone for 30 s.
+            let outage = Duration.seconds(30)
             let before = counter.attempts
             try await Task.sleep(for: outage)
             let tried = counter.attempts - before
             #expect(tried >= 2, "it keeps retrying")
-            #expect(Double(tried) <= 6.0, "at most one request a second during the outage, got \(tried)")
+            #expect(tried <= 30, "at most one request a second during the outage, got \(tried)")
             #expect(await device.status.registered == false)
             try await RunningServer.with(port: port, database: database) { _ in
                 let took = try await Self.eventually(within: 10, "registered again") { await device.status.registered }

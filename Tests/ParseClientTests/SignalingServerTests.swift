@@ -160,3 +160,63 @@ import Testing
         }
     }
 }
+
+/// The agent's `SignalingConnection` against the real endpoint.
+@Suite(.timeLimit(.minutes(1))) struct SignalingConnectionTests {
+    static func next(_ events: inout AsyncStream<SignalingConnection.Event>.AsyncIterator) async throws
+        -> SignalingConnection.Event
+    {
+        guard let event = await events.next() else { throw TestFailure("the event stream ended") }
+        return event
+    }
+
+    @Test func twoPartiesJoinExchangeTypedSignalsAndCloseCleanly() async throws {
+        try await RunningServer.with { server in
+            let call = try await SignalingServerTests.placeCall(server)
+            let device = SignalingConnection(url: call.url, token: call.created.publisherToken ?? "", name: "Gate 3",
+                                             logger: RunningServer.logger)
+            let caller = SignalingConnection(url: call.url, token: call.created.subscriberToken ?? "", name: "Visitor",
+                                             logger: RunningServer.logger)
+            var deviceEvents = device.events.makeAsyncIterator()
+            var callerEvents = caller.events.makeAsyncIterator()
+            await device.start()
+            guard case .joined(let devicePeer, "publisher", [], _) = try await Self.next(&deviceEvents) else {
+                throw TestFailure("device did not join alone")
+            }
+            await caller.start()
+            guard case .joined(let callerPeer, _, let peers, _) = try await Self.next(&callerEvents) else {
+                throw TestFailure("caller did not join")
+            }
+            #expect(peers == [SignalingPeer(peerId: devicePeer, name: "Gate 3", role: "publisher")])
+            #expect(try await Self.next(&deviceEvents) == .peerJoined(SignalingPeer(peerId: callerPeer, name: "Visitor",
+                                                                                  role: "publisher")))
+            await device.send(.ringing, to: callerPeer)
+            #expect(try await Self.next(&callerEvents) == .signal(from: devicePeer, .ringing))
+            await caller.send(.candidate(.init(candidate: "candidate:1 1 udp 1 127.0.0.1 9 typ host", sdpMid: "0",
+                                               sdpMLineIndex: 0)), to: devicePeer)
+            guard case .signal(callerPeer, .candidate(let candidate?)) = try await Self.next(&deviceEvents) else {
+                throw TestFailure("no candidate relayed")
+            }
+            #expect(candidate.sdpMid == "0")
+            await caller.close()
+            #expect(try await Self.next(&callerEvents) == .closed)
+            #expect(try await Self.next(&deviceEvents) == .peerLeft(peerId: callerPeer, reason: "left"))
+            await device.close()
+        }
+    }
+
+    @Test func aRefusedJoinEndsTheConnectionWithoutRetrying() async throws {
+        try await RunningServer.with { server in
+            let call = try await SignalingServerTests.placeCall(server)
+            let intruder = SignalingConnection(url: call.url, token: "forged.token.here", name: nil,
+                                               logger: RunningServer.logger)
+            var events = intruder.events.makeAsyncIterator()
+            await intruder.start()
+            guard case .refused(.badToken, _) = try await Self.next(&events) else {
+                throw TestFailure("the forged token was not refused")
+            }
+            #expect(try await Self.next(&events) == .closed)
+            #expect(await server.backend?.signalingPeerCount == 0)
+        }
+    }
+}
