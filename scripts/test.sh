@@ -42,6 +42,25 @@ xctests=$(grep -Eo "Executed [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0
 passed=$(( passed + ${swift_tests:-0} + ${xctests:-0} ))
 
 bin=$(swift build --show-bin-path)
+# Real-browser stages: headless Chromium (Debian's chromium + chromium-driver) drives the web caller and
+# plays the device's WebRTC stream. Each script prints one line per check and "N passed, M failed".
+browser_stage() {
+    local name=$1 script=$2 log=$3
+    shift 3
+    if bash "$script" "$@" > "$logs/$log" 2>&1; then
+        grep -E "^(PASS|FAIL|ok|not ok)|passed, [0-9]+ failed" "$logs/$log" | tail -n 30
+        local count
+        count=$(grep -Eo "^[0-9]+ passed, 0 failed" "$logs/$log" | grep -Eo "^[0-9]+" | tail -1)
+        passed=$(( passed + ${count:-1} ))
+    else
+        tail -n 40 "$logs/$log"
+        failed+=("$name")
+    fi
+}
+
+stage "web caller in headless Chromium (two browsers call each other through intercom-server)"
+browser_stage "web caller (Chromium)" Tests/browser/run.sh browser.log "$bin/intercom-server"
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

@@ -12,4 +12,5 @@ if ! command -v python3 >/dev/null 2>&1; then
     exit 1
 fi
 server=${1:-${INTERCOM_SERVER_BIN:-$repo/.build/debug/intercom-server}}
+case $server in /*) ;; *) server=$(pwd)/$server ;; esac
 exec python3 "$here/web_caller_test.py" "$server"

@@ -48,6 +48,16 @@ BOB = {"name": "Bob", "lat": 52.5450, "lon": 13.4350}
 CAROL = {"name": "Carol", "lat": 52.5100, "lon": 13.3900}
 
 TERMINAL_OR_IDLE = {"idle", "ended"}
+RING_SECONDS = 20
+BREAK_LIVEQUERY = """
+const RealWebSocket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  if (String(url).replace(/\\/$/, '').endsWith('/parse')) url = String(url).replace(/\\/parse\\/?$/, '/no-livequery-here');
+  return new RealWebSocket(url, protocols);
+};
+window.WebSocket.prototype = RealWebSocket.prototype;
+Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+"""
 
 
 def log(text):
@@ -227,6 +237,7 @@ class Server:
         env = dict(os.environ)
         env["INTERCOM_MASTER_KEY"] = MASTER_KEY
         env["INTERCOM_RATE_LIMIT"] = "off"
+        env["INTERCOM_RING_SECONDS"] = str(RING_SECONDS)  # short, so the no-answer case is quick
         env.pop("INTERCOM_SIGNAL_URL", None)
         self.process = subprocess.Popen(
             [binary, "--listen", "127.0.0.1:0", "--database", os.path.join(workdir, "server.sqlite"),
@@ -403,6 +414,10 @@ def run(server_binary):
 
         checks.on_failure.append(dump)
 
+        # Carol's page cannot reach LiveQuery (its WebSocket to /parse goes nowhere), so she gets her
+        # incoming calls from the polling fallback.
+        carol.cmd("POST", "/goog/cdp/execute", {"cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {
+            "source": BREAK_LIVEQUERY}})
         for b in browsers:
             b.open(server.base + "/")
         loaded = all(wait_for(lambda b=b: b.js("return !!window.intercom && document.body.dataset.callState === 'idle';"), 15)
@@ -421,6 +436,11 @@ def run(server_binary):
         if not (alice_id and bob_id and carol_id):
             return checks
 
+        def live_mode():
+            return alice.js("return document.getElementById('live-status').dataset.mode;")
+
+        live = wait_for(lambda: live_mode() == "live", 15)
+        checks.check("Alice's LiveQuery subscription for incoming calls is up", live, f"mode {live_mode()!r}")
         rows = server.find("ActiveUsers", {"userID": alice_id})
         row = rows[0] if rows else {}
         checks.check("Alice's ActiveUsers row is registered",
@@ -515,6 +535,53 @@ def run(server_binary):
         checks.check("Alice is back to idle/ended after declining", a_state in TERMINAL_OR_IDLE, f"Alice {a_state}")
         rows = server.find("ActiveSessions", {"$or": [{"callerID": bob_id}, {"callerID": carol_id}, {"receiverID": alice_id}]}, master=True)
         checks.check("no ActiveSessions row is left after the decline", rows == [], f"{len(rows)} row(s)")
+
+        # ── Bob cancels while it rings ──
+        call_alice = f'#devices button.call[data-user-id="{alice_id}"]'
+        wait_for(lambda: bob.js("const b = document.querySelector(arguments[0]); return b && !b.disabled;", call_alice), 10)
+        bob.click(call_alice)
+        alice.wait_state("incoming", 20)
+        bob.wait_state("ringing", 10)
+        bob.click("#hangup")
+        b_state = bob.wait_state(TERMINAL_OR_IDLE, 5)
+        a_state = alice.wait_state(TERMINAL_OR_IDLE, 10)
+        checks.check("Bob cancels while ringing → Alice's page stops ringing (missed call)",
+                     b_state in TERMINAL_OR_IDLE and a_state in TERMINAL_OR_IDLE,
+                     f"Bob {b_state}, Alice {a_state}: {alice.text('#call-status')!r}")
+
+        # ── nobody answers ──
+        wait_for(lambda: bob.js("const b = document.querySelector(arguments[0]); return b && !b.disabled;", call_alice), 10)
+        bob.click(call_alice)
+        state = alice.wait_state("incoming", 20)
+        started = time.monotonic()
+        b_state = bob.wait_state("no-answer", RING_SECONDS + 15)
+        checks.check(f"unanswered call → Bob's page shows no-answer (ring time {RING_SECONDS} s)",
+                     state == "incoming" and b_state == "no-answer",
+                     f"Alice rang: {state}; Bob {b_state} after {time.monotonic() - started:.0f} s")
+        a_state = alice.wait_state(TERMINAL_OR_IDLE, 10)
+        checks.check("Alice's page stops ringing after the ring time", a_state in TERMINAL_OR_IDLE,
+                     f"Alice {a_state}: {alice.text('#call-status')!r}")
+
+        # ── LiveQuery down: incoming calls still arrive by polling ──
+        mode = carol.js("return document.getElementById('live-status').dataset.mode;")
+        call_carol = f'#devices button.call[data-user-id="{carol_id}"]'
+        bob.click("#refresh")
+        wait_for(lambda: bob.js("const b = document.querySelector(arguments[0]); return b && !b.disabled;", call_carol), 10)
+        bob.click(call_carol)
+        started = time.monotonic()
+        c_state = carol.wait_state("incoming", 20)
+        checks.check("with LiveQuery down, Carol's page still rings (polling fallback)",
+                     mode == "polling" and c_state == "incoming",
+                     f"Carol's mode {mode!r}, state {c_state} after {time.monotonic() - started:.1f} s")
+        carol.click("#decline")
+        b_state = bob.wait_state("declined", 10)
+        checks.check("Carol declines → Bob's page shows declined", b_state == "declined", f"Bob {b_state}")
+
+        # ── a reload keeps the userID (anonymous id in localStorage) ──
+        alice.open(server.base + "/")
+        again = wait_for(lambda: alice.js("return document.body.dataset.signedIn === 'true' && document.body.dataset.userId;"), 20)
+        checks.check("after a reload Alice is signed in again with the same userID", again == alice_id,
+                     f"{again!r} (was {alice_id})")
         return checks
     except Exception as e:  # noqa: BLE001 - any crash of the harness is a failure with its reason
         checks.check("test harness", False, f"{type(e).__name__}: {e}")

@@ -489,6 +489,7 @@ function showCall(call) {
   el.callTitle.textContent = call.remote.title;
   el.incomingTitle.textContent = call.remote.title;
   updateCallButtons();
+  refreshDevices(); // keep the list current while the call panel is up
 }
 
 const STATE_TEXT = {

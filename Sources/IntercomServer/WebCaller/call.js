@@ -60,8 +60,9 @@ function normalizeIceServers(list) {
 }
 
 function ringDuration(expiresAt) {
+  // The row's expiresAt is the server's ring time; a clock far off from the server's falls back to 60 s.
   const ms = parseDate(expiresAt) - Date.now();
-  return Number.isFinite(ms) && ms >= 15000 && ms <= 120000 ? ms : DEFAULT_RING_MS;
+  return Number.isFinite(ms) && ms >= 3000 && ms <= 600000 ? ms : DEFAULT_RING_MS;
 }
 
 export class Call {
