@@ -162,7 +162,7 @@ let package = Package(
             name: "ParseClientTests",
             dependencies: [
                 "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
-                "IntercomTestSupport",
+                "CallCore", "IntercomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

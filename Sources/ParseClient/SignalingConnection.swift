@@ -51,11 +51,15 @@ public actor SignalingConnection {
         outbox?.yield(SignalingFrame.signalTo(peerId: peerId, data: data).text)
     }
 
-    /// Leaves the room and ends the connection (`closed` follows).
+    /// Leaves the room and ends the connection (`closed` follows). Frames already queued (a last `bye`) are
+    /// written before the socket closes.
     public func close() {
         finished = true
-        outbox?.finish()
-        runner?.cancel()
+        if let outbox {
+            outbox.finish()
+        } else {
+            runner?.cancel()
+        }
     }
 
     private func run() async {

@@ -1,13 +1,22 @@
+import ParseWire
+
 /// What the agent is doing, in one place: the systemd `STATUS=` line and (later) metrics read it.
 public actor AgentStatusBoard {
     public private(set) var registered = false
     public private(set) var liveQueryUp = false
     public private(set) var callsReceived = 0
+    /// The call machine's own words for what it is doing (`ringing Visitor`, `in call`…); nil when idle.
+    public private(set) var callState: String?
+    /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
+    public let location: GeoPoint?
     private let title: String
 
-    public init(title: String) {
+    public init(title: String, location: GeoPoint? = nil) {
         self.title = title
+        self.location = location
     }
+
+    public func setCallState(_ text: String) { callState = text }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -17,6 +26,7 @@ public actor AgentStatusBoard {
     public var line: String {
         guard registered else { return "offline, \(title) (backend unreachable)" }
         let intake = liveQueryUp ? "LiveQuery up" : "polling for calls"
-        return "idle, \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s"))"
+        let doing = callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle"
+        return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s"))"
     }
 }

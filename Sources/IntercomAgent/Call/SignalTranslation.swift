@@ -1,0 +1,47 @@
+import CallCore
+import ParseClient
+import ParseWire
+
+/// Between the signaling wire (ParseWire/ParseClient) and the call machine's vocabulary (CallCore).
+enum SignalTranslation {
+    /// What the machine hears of a signaling event; SDP and candidates go to the media session instead.
+    static func remoteSignals(_ event: SignalingConnection.Event) -> [RemoteSignal] {
+        switch event {
+        case .joined(_, _, let peers, _):
+            return peers.map(arrival)
+        case .peerJoined(let peer):
+            return [arrival(peer)]
+        case .peerLeft(let peerId, _):
+            return [.peerLeft(peer: peerId)]
+        case .signal(let from, let payload):
+            switch payload {
+            case .ringing: return [.ringing(from: from)]
+            case .offer: return [.offer(from: from)]
+            case .answer: return [.answer(from: from)]
+            case .candidate: return []
+            case .bye(let reason): return [.bye(from: from, reason: byeReason(reason))]
+            case .door: return [.doorOpenRequest(from: from)]
+            }
+        case .refused(let code, let message):
+            return [.sessionError("\(code.rawValue): \(message)")]
+        case .closed:
+            return [.sessionError("the signaling connection closed")]
+        }
+    }
+
+    /// A full party (publisher token) joins; a view-only token asks to watch.
+    static func arrival(_ peer: SignalingPeer) -> RemoteSignal {
+        peer.role == "subscriber" ? .viewerJoinRequest(peer: peer.peerId) : .peerJoined(peer: peer.peerId)
+    }
+
+    static func byeReason(_ reason: ParseWire.ByeReason) -> CallCore.ByeReason {
+        CallCore.ByeReason(rawValue: reason.rawValue) ?? .error
+    }
+
+    static func payload(_ signal: CallSignal) -> SignalPayload {
+        switch signal {
+        case .ringing: .ringing
+        case .bye(let reason): .bye(ParseWire.ByeReason(rawValue: reason.rawValue) ?? .error)
+        }
+    }
+}
