@@ -61,6 +61,10 @@ browser_stage() {
 stage "web caller in headless Chromium (two browsers call each other through intercom-server)"
 browser_stage "web caller (Chromium)" Tests/browser/run.sh browser.log "$bin/intercom-server"
 
+stage "WebRTC interop: headless Chromium plays intercomd's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
+INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
+    browser_stage "WebRTC interop (Chromium)" Tests/webrtc-interop/run.sh interop.log
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

@@ -38,6 +38,14 @@ import Testing
                 policy: RetryPolicy(maxAttempts: 1))
         }
 
+        func intake(_ session: BackendSession, liveQueryURL: String, schedule: PollSchedule) throws -> CallIntakeService {
+            let identity = try store.loadOrCreateIdentity().0
+            return CallIntakeService(
+                session: session, liveQueryURL: liveQueryURL, applicationId: "intercom", clientKey: nil,
+                installationId: identity.installationID, schedule: schedule, status: status,
+                logger: RunningServer.logger)
+        }
+
         func presence(_ session: BackendSession, heartbeat: Duration = .seconds(60)) -> PresenceService {
             PresenceService(session: session, heartbeat: heartbeat, readiness: nil, status: status,
                             logger: RunningServer.logger) { userID in
@@ -141,13 +149,9 @@ import Testing
             let device = try Device()
             let session = try device.session(server)
             let deviceID = try await session.ensureLoggedIn()
-            let identity = try device.store.loadOrCreateIdentity().0
             // Fast safety polls as well, so both paths see the row: it must still arrive once.
-            let intake = CallIntakeService(
-                session: session, liveQueryURL: server.liveQueryURL, applicationId: "intercom", clientKey: nil,
-                installationId: identity.installationID,
-                schedule: PollSchedule(fallbackSeconds: 0.2, safetySeconds: 0.2, jitterFraction: 0),
-                status: device.status, logger: RunningServer.logger)
+            let intake = try device.intake(session, liveQueryURL: server.liveQueryURL,
+                                           schedule: PollSchedule(fallbackSeconds: 0.2, safetySeconds: 0.2, jitterFraction: 0))
             let (callerClient, caller) = try await server.anonymousClient()
             try await Self.running([intake]) {
                 try await Self.eventually(within: 5, "LiveQuery subscribed") { await device.status.liveQueryUp }
@@ -176,12 +180,8 @@ import Testing
             let device = try Device()
             let session = try device.session(server)
             let deviceID = try await session.ensureLoggedIn()
-            let identity = try device.store.loadOrCreateIdentity().0
-            let intake = CallIntakeService(
-                session: session, liveQueryURL: "ws://127.0.0.1:9/parse", applicationId: "intercom", clientKey: nil,
-                installationId: identity.installationID,
-                schedule: PollSchedule(fallbackSeconds: 0.5, safetySeconds: 60, jitterFraction: 0.25),
-                status: device.status, logger: RunningServer.logger)
+            let intake = try device.intake(session, liveQueryURL: "ws://127.0.0.1:9/parse",
+                                           schedule: PollSchedule(fallbackSeconds: 0.5, safetySeconds: 60, jitterFraction: 0.25))
             let (callerClient, caller) = try await server.anonymousClient()
             try await Self.running([intake]) {
                 let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)

@@ -1,0 +1,223 @@
+import IntercomPlatform
+import Synchronization
+import WebRTCCore
+
+/// One WebRTC peer connection to one remote peer (SYSTEM.md §5): ICE on libnice, DTLS-SRTP on OpenSSL and
+/// libsrtp2, BUNDLE and rtcp-mux on a single component, VP8 and Opus out, Opus (and optionally VP8) in.
+///
+/// Usage as answerer: `acceptOffer(sdp)` → send the answer → `startGathering()`; trickle each
+/// `.localCandidate` event out and feed the peer's candidates to `addRemoteCandidate`. As offerer:
+/// `createOffer()` → send it → `startGathering()` → `acceptAnswer(sdp)`. Then `sendVideo`/`sendAudio`
+/// once `.stateChanged(.connected)` arrives, and always `close()` at the end (it stops the tasks, sends
+/// DTLS close_notify and releases libnice).
+///
+/// Threads: the actor runs on the cooperative pool but never blocks it. libnice runs on its own GLib
+/// thread (`ICEAgent`), encoders on theirs; OpenSSL and libsrtp calls here are short CPU work on
+/// in-memory buffers. Outgoing datagrams go through one FIFO stream drained by one task, so packets
+/// leave in the order they were protected.
+public actor PeerConnection {
+    public nonisolated let role: NegotiationRole
+    /// Candidates, state changes, keyframe requests, reports. One consumer; finishes on `close()`.
+    public nonisolated let events: AsyncStream<PeerConnectionEvent>
+    /// Audio packets and reassembled video frames from the peer. One consumer; keeps the newest 512.
+    public nonisolated let receivedMedia: AsyncStream<ReceivedMedia>
+    /// Our SHA-256 certificate fingerprint, as the local description carries it.
+    public nonisolated let localFingerprint: String
+
+    let eventSink: AsyncStream<PeerConnectionEvent>.Continuation
+    let mediaSink: AsyncStream<ReceivedMedia>.Continuation
+    let ice: ICEAgent
+    let certificate: DTLSCertificate
+    let configuration: PeerConnectionConfiguration
+    let outboundQueue: AsyncStream<[UInt8]>
+    let outbound: AsyncStream<[UInt8]>.Continuation
+    let sendFailures = SendFailureCounter()
+
+    var local: SDPLocalEndpoint
+    var localDescription: SessionDescription?
+    var session: NegotiatedSession?
+    var bundleMid = "0"
+    var bundleIndex = 0
+    var dtls: DTLSEndpoint?
+    var srtp: SRTPSession?
+    var iceState = ICEConnectionState.new
+    var dtlsPhase = DTLSPhase.new
+    var state = PeerConnectionState.new
+    var failure: PeerConnectionError?
+    var video: OutboundVideoStream?
+    var audio: OutboundAudioStream?
+    var history: RetransmissionBuffer
+    var keyframes: KeyframeRequestLimiter
+    var pendingKeyframeReason = KeyframeRequestReason.pictureLoss
+    var feedback = RTCPFeedbackInterpreter(videoSSRC: nil, audioSSRC: nil)
+    var inboundStatistics: [UInt32: ReceiveStatistics] = [:]
+    var depacketizer = VP8Depacketizer()
+    /// Gaps in the peer's video, NACKed every `nackInterval` (RFC 4585 §6.2.1).
+    var videoLosses = NACKGenerator()
+    var remoteVideoSSRC: UInt32?
+    var nextNACK = Duration.zero
+    /// Our own PLIs to the peer's video sender after a loss, rate-limited like the encoder side.
+    var pictureLossRequests: KeyframeRequestLimiter
+    var remoteCredentialsApplied = false
+    var pendingRemoteCandidates: [String] = []
+    var pendingRemoteEndOfCandidates = false
+    var nextReport = Duration.zero
+    var stats = PeerConnectionStatistics()
+    var tasks: [Task<Void, Never>] = []
+    var senderTask: Task<Void, Never>?
+    var isClosed = false
+
+    /// Creates the ICE agent (controlling when offering) and fresh random SSRCs; nothing is sent or
+    /// gathered yet.
+    public init(
+        role: NegotiationRole, certificate: DTLSCertificate,
+        configuration: PeerConnectionConfiguration = PeerConnectionConfiguration()
+    ) async throws(PeerConnectionError) {
+        let agent: ICEAgent
+        do {
+            agent = try await ICEAgent(configuration: ICEAgentConfiguration(
+                controlling: role == .offerer, stunServer: configuration.stunServer,
+                turnServer: configuration.turnServer, localAddresses: configuration.localAddresses))
+        } catch {
+            throw .ice(call: "init", error)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var local = SDPLocalEndpoint.random(fingerprint: FingerprintSelection.local(certificate), using: &generator)
+        let credentials = agent.localCredentials
+        local.iceUfrag = credentials.ufrag
+        local.icePassword = credentials.pwd
+        self.role = role
+        self.ice = agent
+        self.certificate = certificate
+        self.configuration = configuration
+        self.local = local
+        self.localFingerprint = certificate.fingerprint
+        history = RetransmissionBuffer(capacity: configuration.retransmissionHistory)
+        keyframes = KeyframeRequestLimiter(minimumInterval: configuration.keyframeRequestInterval)
+        pictureLossRequests = KeyframeRequestLimiter(minimumInterval: configuration.keyframeRequestInterval)
+        (events, eventSink) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
+        (receivedMedia, mediaSink) = AsyncStream.makeStream(of: ReceivedMedia.self, bufferingPolicy: .bufferingNewest(512))
+        (outboundQueue, outbound) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(4096))
+    }
+
+    /// The current counters.
+    public var statistics: PeerConnectionStatistics {
+        var snapshot = stats
+        snapshot.state = state
+        snapshot.sendErrors = sendFailures.value
+        snapshot.videoPacketsSent = UInt64(video?.counters.packetCount ?? 0)
+        snapshot.videoFramesSent = video?.framesSent ?? 0
+        snapshot.audioPacketsSent = UInt64(audio?.counters.packetCount ?? 0)
+        return snapshot
+    }
+
+    public var connectionState: PeerConnectionState { state }
+
+    /// The monotonic clock every sans-IO part gets its `now` from.
+    nonisolated func now() -> Duration { MonotonicClock.now() }
+
+    /// Starts the ICE event pump, the datagram pump, the FIFO sender and the 20 ms timer. Idempotent.
+    func startTasks() {
+        guard tasks.isEmpty, !isClosed else { return }
+        let ice = self.ice
+        let queue = outboundQueue
+        let failures = sendFailures
+        senderTask = Task.detached {
+            for await datagram in queue {
+                do { try await ice.send(datagram) } catch { failures.increment() }
+            }
+        }
+        tasks.append(Task {
+            for await event in ice.events { self.handle(event) }
+        })
+        tasks.append(Task {
+            for await datagram in ice.datagrams { self.receive(datagram) }
+        })
+        tasks.append(Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
+                self.tick()
+            }
+        })
+    }
+
+    /// Gathers local candidates (each arrives as `.localCandidate`). Call after the local description
+    /// went out, so the peer never gets a candidate before the description it belongs to.
+    public func startGathering() async throws(PeerConnectionError) {
+        guard !isClosed else { throw .closed }
+        do { try await ice.startGathering() } catch { throw .ice(call: "startGathering", error) }
+    }
+
+    /// One trickled remote candidate (`candidate:…`), or nil for end-of-candidates. Candidates arriving
+    /// before the remote description are kept until it is applied. Unparseable ones (e.g. mDNS `.local`
+    /// hosts, which libnice 0.1.21 cannot resolve) throw and can be ignored by the caller.
+    public func addRemoteCandidate(_ candidate: String?) async throws(PeerConnectionError) {
+        guard !isClosed else { throw .closed }
+        guard remoteCredentialsApplied else {
+            if let candidate { pendingRemoteCandidates.append(candidate) } else { pendingRemoteEndOfCandidates = true }
+            return
+        }
+        do {
+            if let candidate { try await ice.addRemoteCandidate(candidate) } else { try await ice.remoteGatheringDone() }
+        } catch {
+            throw .ice(call: candidate == nil ? "remoteGatheringDone" : "addRemoteCandidate", error)
+        }
+    }
+
+    /// Hangs up: DTLS close_notify, the remaining datagrams, then libnice (TURN released). Idempotent.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        if let dtls, dtlsPhase == .connected || dtlsPhase == .handshaking {
+            dtls.close()
+            while let datagram = dtls.pollTransmit() { transmit(datagram) }
+        }
+        outbound.finish()
+        await senderTask?.value
+        for task in tasks { task.cancel() }
+        await ice.close()
+        srtp = nil
+        if dtlsPhase != .failed { dtlsPhase = .closed }
+        iceState = .closed
+        updateState()
+        eventSink.finish()
+        mediaSink.finish()
+    }
+
+    // MARK: - Shared helpers
+
+    func transmit(_ datagram: [UInt8]) {
+        stats.bytesSent += UInt64(datagram.count)
+        outbound.yield(datagram)
+    }
+
+    func fail(_ error: PeerConnectionError) {
+        if failure == nil { failure = error }
+        dtlsPhase = .failed
+        updateState()
+    }
+
+    func updateState() {
+        let next = PeerConnectionState(ice: iceState, dtls: dtlsPhase)
+        guard next != state, !state.isTerminal else { return }
+        state = next
+        eventSink.yield(.stateChanged(next, next == .failed ? failure : nil))
+    }
+
+    /// Asks our encoder for a keyframe, at most once per `keyframeRequestInterval`.
+    func requestKeyframe(_ reason: KeyframeRequestReason) {
+        guard video != nil else { return }
+        if keyframes.request(now: now()) {
+            eventSink.yield(.keyframeNeeded(reason))
+        } else {
+            pendingKeyframeReason = reason
+        }
+    }
+}
+
+/// Datagrams ICE refused to send, counted from the sender task.
+final class SendFailureCounter: Sendable {
+    private let count = Atomic<UInt64>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: UInt64 { count.load(ordering: .relaxed) }
+}

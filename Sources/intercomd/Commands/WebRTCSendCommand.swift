@@ -1,0 +1,404 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import IntercomPlatform
+import Logging
+import Media
+import ParseClient
+import ParseWire
+import Synchronization
+import WebRTC
+
+/// `intercomd webrtc-send`: the device side of a real call, for interop tests with a browser. Logs in
+/// anonymously, prints its userID, waits for an `ActiveSessions` row addressed to it, joins the row's
+/// signaling room with the publisher token and answers the caller's offer with a `PeerConnection` that
+/// streams the moving test pattern (VP8) and a 440 Hz tone (Opus). One status line per second.
+struct WebRTCSendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webrtc-send",
+        abstract: "Answer one browser call with the test pattern and a 440 Hz tone (WebRTC interop test)."
+    )
+
+    @Option(help: "Parse server URL including the mount path, e.g. http://127.0.0.1:1337/parse.")
+    var server: String
+
+    @Option(help: "Seconds to stream once connected; 0 streams until the caller hangs up.")
+    var seconds = 0
+
+    @Option(name: .customLong("wait"), help: "Seconds to wait for an incoming call row.")
+    var waitSeconds = 120
+
+    @Option(help: "VP8 target bitrate, kbit/s.")
+    var bitrate = 800
+
+    @Option(help: "Video frame rate.")
+    var fps = 30
+
+    func run() async throws {
+        var logger = Logger(label: "webrtc-send")
+        logger.logLevel = .warning
+        let client = ParseRESTClient(
+            serverURL: server,
+            settings: ParseClientSettings(
+                applicationId: "intercom", installationId: UUID().uuidString.lowercased(),
+                clientVersion: "intercomd-webrtc-send"),
+            logger: logger)
+        let user = try await client.send(UserResponse.self) {
+            $0.anonymousLogin(anonymousId: UUID().uuidString.lowercased(), requestId: $1)
+        }
+        await client.setSessionToken(user.sessionToken)
+        emit("webrtc-send: userID \(user.objectId)")
+        let row = try await waitForCall(client: client, receiverID: user.objectId)
+        _ = try? await client.send(EmptyResponse.self) { $0.deleteCall(objectId: row.objectId, requestId: $1) }
+        guard let signalURL = row.signalURL, let token = row.publisherToken else {
+            throw ValidationError("the call row \(row.objectId) has no signalURL/publisherToken")
+        }
+        emit("webrtc-send: call \(row.objectId) from \(row.callerID), joining \(signalURL)")
+        var call = WebRTCSendCall(
+            signaling: SignalingConnection(url: signalURL, token: token, name: "intercomd webrtc-send", logger: logger),
+            iceServers: row.iceServers ?? [], bitrateKbps: bitrate, fps: fps, streamSeconds: seconds)
+        let outcome = await call.run()
+        emit("webrtc-send: ended: \(outcome.reason)")
+        if !outcome.succeeded { throw ExitCode.failure }
+    }
+
+    private func waitForCall(client: ParseRESTClient, receiverID: String) async throws -> ActiveSessionRow {
+        let deadline = ContinuousClock.now + .seconds(waitSeconds)
+        while ContinuousClock.now < deadline {
+            let rows = try await client.send(QueryResults<ActiveSessionRow>.self) {
+                $0.incomingCalls(receiverID: receiverID, requestId: $1)
+            }
+            if let row = rows.results.first { return row }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw ValidationError("no call arrived within \(waitSeconds) s")
+    }
+}
+
+/// One answered call: signaling in and out, the peer connection, the two encoder threads, the status line.
+private struct WebRTCSendCall {
+    struct Outcome {
+        var succeeded: Bool
+        var reason: String
+    }
+
+    let signaling: SignalingConnection
+    /// STUN/TURN from the call row (the `joined` frame's list replaces it when present).
+    var iceServers: [IceServer]
+    let bitrateKbps: Int
+    let fps: Int
+    let streamSeconds: Int
+
+    mutating func run() async -> Outcome {
+        await signaling.start()
+        var events = signaling.events.makeAsyncIterator()
+        var earlyCandidates: [SignalPayload.IceCandidate?] = []
+        // Until the offer: remember candidates that overtake it (they cannot, on one socket, but cheap).
+        var offer: (peer: String, sdp: String)?
+        while offer == nil, let event = await events.next() {
+            switch event {
+            case let .joined(peerId, role, peers, servers):
+                if !servers.isEmpty { iceServers = servers }
+                emit("webrtc-send: joined as \(peerId) (\(role)), \(peers.count) peer(s) present")
+                // SYSTEM.md §3: the receiver says it is ringing; this command answers every call at once.
+                for peer in peers where peer.role == "subscriber" { await signaling.send(.ringing, to: peer.peerId) }
+            case let .peerJoined(peer) where peer.role == "subscriber":
+                await signaling.send(.ringing, to: peer.peerId)
+            case let .signal(from, .offer(sdp)): offer = (from, sdp)
+            case let .signal(_, .candidate(candidate)): earlyCandidates.append(candidate)
+            case let .signal(_, .bye(reason)): return Outcome(succeeded: false, reason: "bye \(reason.rawValue) before the offer")
+            case let .refused(code, message): return Outcome(succeeded: false, reason: "refused \(code): \(message)")
+            case .closed: return Outcome(succeeded: false, reason: "signaling closed before the offer")
+            default: break
+            }
+        }
+        guard let offer else { return Outcome(succeeded: false, reason: "signaling ended before the offer") }
+
+        let connection: PeerConnection
+        do {
+            var configuration = PeerConnectionConfiguration()
+            configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
+            connection = try await PeerConnection(
+                role: .answerer, certificate: try DTLSCertificate(), configuration: configuration)
+        } catch {
+            await signaling.close()
+            return Outcome(succeeded: false, reason: "could not create the peer connection: \(error)")
+        }
+        do {
+            let answer = try await connection.acceptOffer(offer.sdp)
+            await signaling.send(.answer(sdp: answer), to: offer.peer)
+            try await connection.startGathering()
+        } catch {
+            await signaling.send(.bye(.error), to: offer.peer)
+            await connection.close()
+            await signaling.close()
+            return Outcome(succeeded: false, reason: "could not answer: \(error)")
+        }
+        for candidate in earlyCandidates { try? await connection.addRemoteCandidate(candidate?.candidate) }
+        let outcome = await stream(over: connection, to: offer.peer)
+        await signaling.send(.bye(outcome.succeeded ? .hangup : .error), to: offer.peer)
+        await connection.close()
+        await signaling.close()
+        return outcome
+    }
+
+    /// Runs the call until the first of: the stream time is up, the caller hangs up, or the connection fails.
+    private func stream(
+        over connection: PeerConnection, to peer: String
+    ) async -> Outcome {
+        let (endings, ending) = AsyncStream.makeStream(of: Outcome.self)
+        let media = TestMediaThreads(bitrateKbps: bitrateKbps, fps: fps)
+        let receivedAudio = ReceivedAudioMeter()
+        let connectedAt = ConnectedSince()
+        let signaling = self.signaling
+        let streamSeconds = self.streamSeconds
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The iterator that waited for the offer is done with; this one continues the same stream.
+                for await event in signaling.events {
+                    switch event {
+                    case let .signal(_, .candidate(candidate)):
+                        do { try await connection.addRemoteCandidate(candidate?.candidate) } catch {
+                            emit("webrtc-send: remote candidate ignored: \(error)")
+                        }
+                    case let .signal(_, .bye(reason)): ending.yield(Outcome(succeeded: true, reason: "caller sent bye \(reason.rawValue)"))
+                    case let .peerLeft(peerId, reason) where peerId == peer:
+                        ending.yield(Outcome(succeeded: true, reason: "caller left (\(reason ?? "-"))"))
+                    case .closed: ending.yield(Outcome(succeeded: false, reason: "signaling closed"))
+                    default: break
+                    }
+                }
+            }
+            group.addTask {
+                for await event in connection.events {
+                    switch event {
+                    case let .localCandidate(candidate, mid, index):
+                        await signaling.send(
+                            .candidate(.init(candidate: candidate, sdpMid: mid, sdpMLineIndex: index)), to: peer)
+                    case .localCandidatesComplete:
+                        await signaling.send(.candidate(nil), to: peer)
+                    case .keyframeNeeded:
+                        media.forceKeyframe.store(true, ordering: .relaxed)
+                    case let .stateChanged(state, error):
+                        emit("webrtc-send: state \(state.rawValue)\(error.map { " (\($0))" } ?? "")")
+                        if state == .connected { connectedAt.mark() }
+                        // `closed` here means the caller sent DTLS close_notify: it hung up.
+                        if state == .closed { ending.yield(Outcome(succeeded: true, reason: "caller closed the connection")) }
+                        if state == .failed { ending.yield(Outcome(succeeded: false, reason: "connection failed")) }
+                    case let .bitrateEstimate(bitsPerSecond):
+                        // Research notes §3: follow REMB with 5 % headroom, within 150 kbit/s…configured.
+                        let kbps = min(max(Int(Double(bitsPerSecond) * 0.95 / 1000), 150), media.configuredKbps)
+                        media.targetKbps.store(kbps, ordering: .relaxed)
+                    case .receptionReport:
+                        break
+                    }
+                }
+            }
+            group.addTask {
+                let subscription = media.video.subscribe(bufferDepth: 4)
+                for await frame in subscription.frames {
+                    let outgoing = OutgoingVideoFrame(bytes: frame.bytes, rtpTimestamp: frame.rtpTimestamp, isKeyframe: frame.isKeyframe)
+                    do { try await connection.sendVideo(outgoing) } catch { emit("webrtc-send: video: \(error)") }
+                }
+            }
+            group.addTask {
+                for await packet in media.audio {
+                    do { try await connection.sendAudio(packet) } catch { emit("webrtc-send: audio: \(error)") }
+                }
+            }
+            group.addTask {
+                guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
+                for await item in connection.receivedMedia {
+                    guard case let .audio(packet) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
+                    receivedAudio.add(pcm)
+                }
+            }
+            group.addTask {
+                let start = ContinuousClock.now
+                var second = 0
+                while !Task.isCancelled {
+                    second += 1
+                    do { try await Task.sleep(until: start + .seconds(second)) } catch { return }
+                    let stats = await connection.statistics
+                    emit(Self.statusLine(second: second, stats, captured: media.framesCaptured, encoded: media.framesEncoded,
+                        targetKbps: media.targetKbps.load(ordering: .relaxed), audioIn: receivedAudio.takeSecond()))
+                    if streamSeconds > 0, let since = connectedAt.instant, ContinuousClock.now - since >= .seconds(streamSeconds) {
+                        ending.yield(Outcome(succeeded: true, reason: "streamed \(streamSeconds) s"))
+                    }
+                }
+            }
+            var iterator = endings.makeAsyncIterator()
+            let outcome = await iterator.next() ?? Outcome(succeeded: false, reason: "no outcome")
+            media.stop()
+            group.cancelAll()
+            await connection.close()
+            return outcome
+        }
+    }
+
+    static func statusLine(
+        second: Int, _ stats: PeerConnectionStatistics, captured: Int, encoded: Int, targetKbps: Int, audioIn: (packets: Int, level: Double)
+    ) -> String {
+        var line = "webrtc-send: t=\(second)s state=\(stats.state.rawValue) captured=\(captured) encoded=\(encoded) frames=\(stats.videoFramesSent)"
+        line += " skipped=\(stats.videoFramesSkipped)"
+        line += " video_pkts=\(stats.videoPacketsSent) audio_pkts=\(stats.audioPacketsSent) bytes=\(stats.bytesSent)"
+        line += " rtx=\(stats.retransmissionsSent) kf_req=\(stats.keyframeRequestsReceived)"
+        if let report = stats.lastVideoReport {
+            line += " rr_video_loss=\(percent(report.fractionLost)) rr_video_jitter=\(report.jitter)"
+        }
+        if let report = stats.lastAudioReport {
+            line += " rr_audio_loss=\(percent(report.fractionLost)) rr_audio_jitter=\(report.jitter)"
+        }
+        if let remb = stats.remoteBitrateEstimate { line += " remb=\(remb / 1000)k" }
+        line += " target=\(targetKbps)k"
+        line += " audio_in_pkts=\(stats.audioPacketsReceived) audio_in_level=\(String(format: "%.1f", audioIn.level))dBFS"
+        return line
+    }
+
+    static func percent(_ fraction: UInt8) -> String { String(format: "%.1f%%", Double(fraction) * 100 / 256) }
+}
+
+/// The test pattern → VP8 encoder thread and the 440 Hz tone → Opus thread: blocking codec calls and
+/// pacing sleeps stay off the cooperative pool.
+private final class TestMediaThreads: Sendable {
+    let forceKeyframe = Atomic<Bool>(true)
+    let encodedCount = Atomic<Int>(0)
+    let capturedCount = Atomic<Int>(0)
+    /// The VP8 target the encoder thread applies (`vpx_codec_enc_config_set`) when it changes.
+    let targetKbps: Atomic<Int>
+    let configuredKbps: Int
+    let video: EncodedFrameBroadcaster
+    let audio: AsyncStream<[UInt8]>
+    private let stopped = Atomic<Bool>(false)
+
+    init(bitrateKbps: Int, fps: Int) {
+        targetKbps = Atomic(bitrateKbps)
+        configuredKbps = bitrateKbps
+        let (audio, audioSink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(50))
+        self.audio = audio
+        let flag = ForceFlag()
+        video = EncodedFrameBroadcaster(onKeyframeRequest: { flag.set() })
+        let broadcaster = video
+        let videoThread = Thread { [self] in
+            self.encodeVideo(bitrateKbps: bitrateKbps, fps: fps, into: broadcaster, subscriberRequests: flag)
+        }
+        videoThread.name = "webrtc-send-vp8"
+        videoThread.start()
+        let audioThread = Thread { [self] in
+            self.encodeAudio(into: audioSink)
+        }
+        audioThread.name = "webrtc-send-opus"
+        audioThread.start()
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        video.finish()
+    }
+
+    var framesEncoded: Int { encodedCount.load(ordering: .relaxed) }
+    var framesCaptured: Int { capturedCount.load(ordering: .relaxed) }
+
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    private func encodeVideo(bitrateKbps: Int, fps: Int, into broadcaster: EncodedFrameBroadcaster, subscriberRequests: ForceFlag) {
+        let source = TestPatternSource(width: 640, height: 480, frameRate: FrameRate(fps), timing: .realtime)
+        do {
+            var settings = VP8EncoderConfiguration(width: 640, height: 480, framesPerSecond: fps, targetBitrateKbps: bitrateKbps)
+            // The test pattern is nearly static: let rate control never skip frames of it.
+            settings.dropFrameThreshold = 0
+            let encoder = try VP8Encoder(configuration: settings)
+            try source.open()
+            defer { source.close() }
+            while !isStopped {
+                guard let frame = try source.nextFrame() else { continue }
+                capturedCount.add(1, ordering: .relaxed)
+                let target = targetKbps.load(ordering: .relaxed)
+                if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
+                let force = forceKeyframe.exchange(false, ordering: .relaxed) || subscriberRequests.take()
+                for encoded in try encoder.encode(frame, forceKeyframe: force) {
+                    encodedCount.add(1, ordering: .relaxed)
+                    broadcaster.publish(encoded)
+                }
+            }
+        } catch {
+            emit("webrtc-send: video thread stopped: \(error)")
+        }
+    }
+
+    private func encodeAudio(into sink: AsyncStream<[UInt8]>.Continuation) {
+        defer { sink.finish() }
+        do {
+            let encoder = try OpusEncoder(configuration: OpusConfiguration())
+            var tone = ToneGenerator(frequency: 440, amplitude: 0.3, sampleRate: 48_000, channels: 1)
+            let frame = encoder.configuration.frameDuration
+            var deadline = MonotonicClock.now()
+            while !isStopped {
+                sink.yield(try encoder.encode(tone.next(frames: encoder.configuration.samplesPerFrame)))
+                deadline += frame
+                MonotonicClock.sleep(until: deadline)
+            }
+        } catch {
+            emit("webrtc-send: audio thread stopped: \(error)")
+        }
+    }
+}
+
+/// A keyframe request from the broadcaster (a new or lagging subscriber), read by the encoder thread.
+private final class ForceFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    func take() -> Bool { flag.exchange(false, ordering: .relaxed) }
+}
+
+/// Packets and level of the caller's audio over the last second (decoded with libopus).
+private final class ReceivedAudioMeter: Sendable {
+    private struct Window {
+        var packets = 0
+        var sumOfSquares = 0.0
+        var samples = 0
+    }
+    private let window = Mutex(Window())
+
+    func add(_ pcm: [Int16]) {
+        var sum = 0.0
+        for sample in pcm { sum += Double(sample) * Double(sample) }
+        window.withLock { window in
+            window.packets += 1
+            window.sumOfSquares += sum
+            window.samples += pcm.count
+        }
+    }
+
+    /// Packets and RMS level (dBFS) since the previous call.
+    func takeSecond() -> (packets: Int, level: Double) {
+        let taken = window.withLock { window in
+            defer { window = Window() }
+            return window
+        }
+        guard taken.samples > 0, taken.sumOfSquares > 0 else { return (taken.packets, -120) }
+        let rms = (taken.sumOfSquares / Double(taken.samples)).squareRoot() / 32768
+        return (taken.packets, 20 * log10(rms))
+    }
+}
+
+/// One line on standard output, unbuffered, so a test reading the pipe sees it at once.
+private func emit(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+}
+
+/// When the connection first reached `connected`.
+private final class ConnectedSince: Sendable {
+    private let value = Mutex<ContinuousClock.Instant?>(nil)
+    func mark() { value.withLock { $0 = $0 ?? .now } }
+    var instant: ContinuousClock.Instant? { value.withLock { $0 } }
+}
