@@ -4,13 +4,15 @@ import Logging
 import ParseClient
 import ParseWire
 import ServiceLifecycle
+import CallCore
 
 /// Assembles the agent's services for a validated configuration and runs them with graceful shutdown on
 /// SIGTERM/SIGINT: started in order, stopped in reverse.
 ///
 /// Today: the state directory and device identity, the backend login, presence (`ActiveUsers` row with
-/// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row) and the systemd
-/// protocol. The call itself, media and controls join this group as their issues land, each adding itself
+/// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row), the call
+/// (state machine, signaling room, WebRTC media from the shared encoder pipeline) and the systemd
+/// protocol. Controls (GPIO) and the microphone join this group as their issues land, each adding itself
 /// to the readiness gate so that `READY=1` keeps meaning "really ready".
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
@@ -42,18 +44,27 @@ public struct AgentRuntime: Sendable {
         let intake = CallIntakeService(
             session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
+        let (policy, unsupported) = CallPolicy.from(configuration.call)
+        for setting in unsupported { logger.warning("not supported yet: \(setting)") }
+        logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), 440 Hz test tone as the microphone")
+        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), logger: logger)
+        let coordinator = CallCoordinator(
+            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger),
+            status: status, deviceTitle: configuration.identity.title, logger: logger)
+        let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
         ) { await status.line }
-        // Started in this order and stopped in reverse: the intake stops first, presence deletes the row,
-        // and systemd hears STOPPING=1 last.
+        // Started in this order and stopped in reverse: calls end first (a `bye` to the peer), the intake
+        // stops, presence deletes the row, and systemd hears STOPPING=1 last.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: notify), .init(service: presence), .init(service: intake)],
+                services: [.init(service: notify), .init(service: presence), .init(service: intake), .init(service: calls)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))
         try await group.run()
+        pipeline.stop()
         logger.info("stopped")
     }
 }

@@ -10,7 +10,7 @@ struct Intercomd: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, BenchCommand.self,
             WebRTCSendCommand.self,
-            BackendBenchCommand.self,
+            BackendBenchCommand.self, DemoCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: nil

@@ -15,6 +15,8 @@ public actor BackendSession {
     private var identity: DeviceIdentity
     private let logger: Logger
     private var loggedIn: (userID: String, token: String)?
+    /// The login under way, so presence and intake starting together log in once.
+    private var loggingIn: Task<(userID: String, token: String), any Error>?
     private var tokenObservers: [@Sendable (String) async -> Void] = []
 
     public init(settings: BackendSettings, identity: DeviceIdentity, store: StateStore, logger: Logger,
@@ -50,11 +52,27 @@ public actor BackendSession {
     @discardableResult
     public func ensureLoggedIn() async throws(ParseClientError) -> String {
         if let loggedIn { return loggedIn.userID }
+        if let loggingIn { return try await Self.outcome(of: loggingIn).userID }
         await client.setRelogin { [weak self] _ in
             guard let self else { throw ParseClientError.cancelled }
             return try await self.relogin()
         }
-        return try await logIn().userID
+        let attempt = Task { () async throws -> (userID: String, token: String) in try await self.logIn() }
+        loggingIn = attempt
+        defer { loggingIn = nil }
+        return try await Self.outcome(of: attempt).userID
+    }
+
+    private static func outcome(of attempt: Task<(userID: String, token: String), any Error>)
+        async throws(ParseClientError) -> (userID: String, token: String)
+    {
+        do {
+            return try await attempt.value
+        } catch let error as ParseClientError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
     }
 
     /// Called with every new session token (LiveQuery must reconnect with it).

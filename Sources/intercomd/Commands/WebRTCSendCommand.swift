@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import IntercomAgent
 import IntercomPlatform
 import Logging
 import Media
@@ -47,18 +48,18 @@ struct WebRTCSendCommand: AsyncParsableCommand {
             $0.anonymousLogin(anonymousId: UUID().uuidString.lowercased(), requestId: $1)
         }
         await client.setSessionToken(user.sessionToken)
-        emit("webrtc-send: userID \(user.objectId)")
+        Terminal.out("webrtc-send: userID \(user.objectId)")
         let row = try await waitForCall(client: client, receiverID: user.objectId)
         _ = try? await client.send(EmptyResponse.self) { $0.deleteCall(objectId: row.objectId, requestId: $1) }
         guard let signalURL = row.signalURL, let token = row.publisherToken else {
             throw ValidationError("the call row \(row.objectId) has no signalURL/publisherToken")
         }
-        emit("webrtc-send: call \(row.objectId) from \(row.callerID), joining \(signalURL)")
+        Terminal.out("webrtc-send: call \(row.objectId) from \(row.callerID), joining \(signalURL)")
         var call = WebRTCSendCall(
             signaling: SignalingConnection(url: signalURL, token: token, name: "intercomd webrtc-send", logger: logger),
             iceServers: row.iceServers ?? [], bitrateKbps: bitrate, fps: fps, streamSeconds: seconds)
         let outcome = await call.run()
-        emit("webrtc-send: ended: \(outcome.reason)")
+        Terminal.out("webrtc-send: ended: \(outcome.reason)")
         if !outcome.succeeded { throw ExitCode.failure }
     }
 
@@ -99,7 +100,7 @@ private struct WebRTCSendCall {
             switch event {
             case let .joined(peerId, role, peers, servers):
                 if !servers.isEmpty { iceServers = servers }
-                emit("webrtc-send: joined as \(peerId) (\(role)), \(peers.count) peer(s) present")
+                Terminal.out("webrtc-send: joined as \(peerId) (\(role)), \(peers.count) peer(s) present")
                 // SYSTEM.md §3: the receiver says it is ringing; this command answers every call at once.
                 for peer in peers where peer.role == "subscriber" { await signaling.send(.ringing, to: peer.peerId) }
             case let .peerJoined(peer) where peer.role == "subscriber":
@@ -147,7 +148,8 @@ private struct WebRTCSendCall {
         over connection: PeerConnection, to peer: String
     ) async -> Outcome {
         let (endings, ending) = AsyncStream.makeStream(of: Outcome.self)
-        let media = TestMediaThreads(bitrateKbps: bitrateKbps, fps: fps)
+        let media = DeviceMediaPipeline(
+            settings: .init(fps: fps, bitrateKbps: bitrateKbps), logger: Logger(label: "webrtc-send"))
         let receivedAudio = ReceivedAudioMeter()
         let connectedAt = ConnectedSince()
         let signaling = self.signaling
@@ -159,7 +161,7 @@ private struct WebRTCSendCall {
                     switch event {
                     case let .signal(_, .candidate(candidate)):
                         do { try await connection.addRemoteCandidate(candidate?.candidate) } catch {
-                            emit("webrtc-send: remote candidate ignored: \(error)")
+                            Terminal.out("webrtc-send: remote candidate ignored: \(error)")
                         }
                     case let .signal(_, .bye(reason)): ending.yield(Outcome(succeeded: true, reason: "caller sent bye \(reason.rawValue)"))
                     case let .peerLeft(peerId, reason) where peerId == peer:
@@ -178,17 +180,16 @@ private struct WebRTCSendCall {
                     case .localCandidatesComplete:
                         await signaling.send(.candidate(nil), to: peer)
                     case .keyframeNeeded:
-                        media.forceKeyframe.store(true, ordering: .relaxed)
+                        media.requestKeyframe()
                     case let .stateChanged(state, error):
-                        emit("webrtc-send: state \(state.rawValue)\(error.map { " (\($0))" } ?? "")")
+                        Terminal.out("webrtc-send: state \(state.rawValue)\(error.map { " (\($0))" } ?? "")")
                         if state == .connected { connectedAt.mark() }
                         // `closed` here means the caller sent DTLS close_notify: it hung up.
                         if state == .closed { ending.yield(Outcome(succeeded: true, reason: "caller closed the connection")) }
                         if state == .failed { ending.yield(Outcome(succeeded: false, reason: "connection failed")) }
                     case let .bitrateEstimate(bitsPerSecond):
                         // Research notes §3: follow REMB with 5 % headroom, within 150 kbit/s…configured.
-                        let kbps = min(max(Int(Double(bitsPerSecond) * 0.95 / 1000), 150), media.configuredKbps)
-                        media.targetKbps.store(kbps, ordering: .relaxed)
+                        media.follow(estimateBitsPerSecond: Int(bitsPerSecond))
                     case .receptionReport:
                         break
                     }
@@ -198,12 +199,12 @@ private struct WebRTCSendCall {
                 let subscription = media.video.subscribe(bufferDepth: 4)
                 for await frame in subscription.frames {
                     let outgoing = OutgoingVideoFrame(bytes: frame.bytes, rtpTimestamp: frame.rtpTimestamp, isKeyframe: frame.isKeyframe)
-                    do { try await connection.sendVideo(outgoing) } catch { emit("webrtc-send: video: \(error)") }
+                    do { try await connection.sendVideo(outgoing) } catch { Terminal.out("webrtc-send: video: \(error)") }
                 }
             }
             group.addTask {
-                for await packet in media.audio {
-                    do { try await connection.sendAudio(packet) } catch { emit("webrtc-send: audio: \(error)") }
+                for await packet in media.audio.subscribe() {
+                    do { try await connection.sendAudio(packet) } catch { Terminal.out("webrtc-send: audio: \(error)") }
                 }
             }
             group.addTask {
@@ -220,7 +221,7 @@ private struct WebRTCSendCall {
                     second += 1
                     do { try await Task.sleep(until: start + .seconds(second)) } catch { return }
                     let stats = await connection.statistics
-                    emit(Self.statusLine(second: second, stats, captured: media.framesCaptured, encoded: media.framesEncoded,
+                    Terminal.out(Self.statusLine(second: second, stats, captured: media.framesCaptured, encoded: media.framesEncoded,
                         targetKbps: media.targetKbps.load(ordering: .relaxed), audioIn: receivedAudio.takeSecond()))
                     if streamSeconds > 0, let since = connectedAt.instant, ContinuousClock.now - since >= .seconds(streamSeconds) {
                         ending.yield(Outcome(succeeded: true, reason: "streamed \(streamSeconds) s"))
@@ -258,99 +259,6 @@ private struct WebRTCSendCall {
     static func percent(_ fraction: UInt8) -> String { String(format: "%.1f%%", Double(fraction) * 100 / 256) }
 }
 
-/// The test pattern → VP8 encoder thread and the 440 Hz tone → Opus thread: blocking codec calls and
-/// pacing sleeps stay off the cooperative pool.
-private final class TestMediaThreads: Sendable {
-    let forceKeyframe = Atomic<Bool>(true)
-    let encodedCount = Atomic<Int>(0)
-    let capturedCount = Atomic<Int>(0)
-    /// The VP8 target the encoder thread applies (`vpx_codec_enc_config_set`) when it changes.
-    let targetKbps: Atomic<Int>
-    let configuredKbps: Int
-    let video: EncodedFrameBroadcaster
-    let audio: AsyncStream<[UInt8]>
-    private let stopped = Atomic<Bool>(false)
-
-    init(bitrateKbps: Int, fps: Int) {
-        targetKbps = Atomic(bitrateKbps)
-        configuredKbps = bitrateKbps
-        let (audio, audioSink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(50))
-        self.audio = audio
-        let flag = ForceFlag()
-        video = EncodedFrameBroadcaster(onKeyframeRequest: { flag.set() })
-        let broadcaster = video
-        let videoThread = Thread { [self] in
-            self.encodeVideo(bitrateKbps: bitrateKbps, fps: fps, into: broadcaster, subscriberRequests: flag)
-        }
-        videoThread.name = "webrtc-send-vp8"
-        videoThread.start()
-        let audioThread = Thread { [self] in
-            self.encodeAudio(into: audioSink)
-        }
-        audioThread.name = "webrtc-send-opus"
-        audioThread.start()
-    }
-
-    func stop() {
-        stopped.store(true, ordering: .releasing)
-        video.finish()
-    }
-
-    var framesEncoded: Int { encodedCount.load(ordering: .relaxed) }
-    var framesCaptured: Int { capturedCount.load(ordering: .relaxed) }
-
-    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
-
-    private func encodeVideo(bitrateKbps: Int, fps: Int, into broadcaster: EncodedFrameBroadcaster, subscriberRequests: ForceFlag) {
-        let source = TestPatternSource(width: 640, height: 480, frameRate: FrameRate(fps), timing: .realtime)
-        do {
-            var settings = VP8EncoderConfiguration(width: 640, height: 480, framesPerSecond: fps, targetBitrateKbps: bitrateKbps)
-            // The test pattern is nearly static: let rate control never skip frames of it.
-            settings.dropFrameThreshold = 0
-            let encoder = try VP8Encoder(configuration: settings)
-            try source.open()
-            defer { source.close() }
-            while !isStopped {
-                guard let frame = try source.nextFrame() else { continue }
-                capturedCount.add(1, ordering: .relaxed)
-                let target = targetKbps.load(ordering: .relaxed)
-                if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
-                let force = forceKeyframe.exchange(false, ordering: .relaxed) || subscriberRequests.take()
-                for encoded in try encoder.encode(frame, forceKeyframe: force) {
-                    encodedCount.add(1, ordering: .relaxed)
-                    broadcaster.publish(encoded)
-                }
-            }
-        } catch {
-            emit("webrtc-send: video thread stopped: \(error)")
-        }
-    }
-
-    private func encodeAudio(into sink: AsyncStream<[UInt8]>.Continuation) {
-        defer { sink.finish() }
-        do {
-            let encoder = try OpusEncoder(configuration: OpusConfiguration())
-            var tone = ToneGenerator(frequency: 440, amplitude: 0.3, sampleRate: 48_000, channels: 1)
-            let frame = encoder.configuration.frameDuration
-            var deadline = MonotonicClock.now()
-            while !isStopped {
-                sink.yield(try encoder.encode(tone.next(frames: encoder.configuration.samplesPerFrame)))
-                deadline += frame
-                MonotonicClock.sleep(until: deadline)
-            }
-        } catch {
-            emit("webrtc-send: audio thread stopped: \(error)")
-        }
-    }
-}
-
-/// A keyframe request from the broadcaster (a new or lagging subscriber), read by the encoder thread.
-private final class ForceFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
-    func take() -> Bool { flag.exchange(false, ordering: .relaxed) }
-}
-
 /// Packets and level of the caller's audio over the last second (decoded with libopus).
 private final class ReceivedAudioMeter: Sendable {
     private struct Window {
@@ -379,20 +287,6 @@ private final class ReceivedAudioMeter: Sendable {
         guard taken.samples > 0, taken.sumOfSquares > 0 else { return (taken.packets, -120) }
         let rms = (taken.sumOfSquares / Double(taken.samples)).squareRoot() / 32768
         return (taken.packets, 20 * log10(rms))
-    }
-}
-
-/// One line on standard output, unbuffered, so a test reading the pipe sees it at once.
-private func emit(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += written
     }
 }
 

@@ -1,0 +1,37 @@
+import Foundation
+import IntercomConfig
+import Media
+
+extension DeviceMediaPipeline.Settings {
+    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto` (the test
+    /// pattern when the board has none), the test pattern, or a looping `.y4m` file.
+    public static func from(_ video: VideoSettings, devicesDirectory: String = "/dev") -> Self {
+        let (width, height, fps) = (video.width, video.height, video.fps)
+        let camera: String? = switch video.source {
+        case .device(let path): path
+        case .auto: FileManager.default.fileExists(atPath: devicesDirectory + "/video0") ? devicesDirectory + "/video0" : nil
+        case .testPattern, .y4mFile: nil
+        }
+        let make: @Sendable () -> any VideoSource
+        if let camera {
+            make = { V4L2CaptureSource(path: camera, width: width, height: height, frameRate: FrameRate(fps)) }
+        } else if case .y4mFile(let path) = video.source {
+            make = { Y4MFileSource(path: path, loops: true) }
+        } else {
+            make = { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) }
+        }
+        return Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
+                    minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+    }
+
+    /// What `from(_:)` films, for the log.
+    public static func describe(_ video: VideoSettings, devicesDirectory: String = "/dev") -> String {
+        switch video.source {
+        case .device(let path): "camera \(path)"
+        case .auto: FileManager.default.fileExists(atPath: devicesDirectory + "/video0")
+            ? "camera \(devicesDirectory)/video0" : "test pattern (no camera found)"
+        case .testPattern: "test pattern"
+        case .y4mFile(let path): "video file \(path)"
+        }
+    }
+}

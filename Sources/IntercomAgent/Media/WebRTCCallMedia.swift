@@ -1,0 +1,138 @@
+import CallCore
+import Logging
+import Media
+import ParseWire
+import Synchronization
+import WebRTC
+
+/// `CallMediaSession` over our WebRTC stack: one `PeerConnection` per peer, fed from the device's shared
+/// `DeviceMediaPipeline`. As the accepting side it offers (SYSTEM.md §3), otherwise it answers the offer
+/// it was handed; candidates trickle both ways through the signaling room.
+public struct WebRTCCallMediaFactory: CallMediaFactory {
+    let pipeline: DeviceMediaPipeline
+    let logger: Logger
+
+    public init(pipeline: DeviceMediaPipeline, logger: Logger) {
+        self.pipeline = pipeline
+        self.logger = logger
+    }
+
+    public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
+        WebRTCCallMedia(pipeline: pipeline, logger: logger)
+    }
+}
+
+final class WebRTCCallMedia: CallMediaSession {
+    private let pipeline: DeviceMediaPipeline
+    private let logger: Logger
+    private let connection = Mutex<PeerConnection?>(nil)
+    /// An offer or candidates that arrived before `start` built the connection.
+    private let early = Mutex<[SignalPayload]>([])
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    init(pipeline: DeviceMediaPipeline, logger: Logger) {
+        self.pipeline = pipeline
+        self.logger = logger
+    }
+
+    func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
+               state: @escaping @Sendable (Bool) async -> Void) async throws {
+        var configuration = PeerConnectionConfiguration()
+        configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
+        let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
+        let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
+        connection.withLock { $0 = peer }
+        watch(peer, plan: plan, signal: signal, state: state)
+        let pending = early.withLock { queued in
+            defer { queued = [] }
+            return queued
+        }
+        switch role {
+        case .offerer:
+            await signal(.offer(sdp: try await peer.createOffer()))
+        case .answerer:
+            guard case .offer(let sdp)? = pending.first(where: { if case .offer = $0 { true } else { false } }) else {
+                throw PeerConnectionError.invalidState(call: "acceptOffer", state: "no offer received")
+            }
+            await signal(.answer(sdp: try await peer.acceptOffer(sdp)))
+        }
+        try await peer.startGathering()
+        for payload in pending { await apply(payload, to: peer, role: role) }
+    }
+
+    func remote(_ payload: SignalPayload) async {
+        guard let peer = connection.withLock({ $0 }) else {
+            early.withLock { $0.append(payload) }
+            return
+        }
+        await apply(payload, to: peer, role: peer.role)
+    }
+
+    func stop() async {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        await connection.withLock { $0 }?.close()
+    }
+
+    private func apply(_ payload: SignalPayload, to peer: PeerConnection, role: NegotiationRole) async {
+        do {
+            switch payload {
+            case .answer(let sdp) where role == .offerer: try await peer.acceptAnswer(sdp)
+            case .candidate(let candidate): try await peer.addRemoteCandidate(candidate?.candidate)
+            default: break
+            }
+        } catch {
+            logger.warning("remote description or candidate refused", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Forwards candidates and state, follows the peer's bandwidth estimate and feeds the pipeline's
+    /// video and audio to the connection once it is up.
+    private func watch(_ peer: PeerConnection, plan: MediaPlan, signal: @escaping @Sendable (SignalPayload) async -> Void,
+                       state: @escaping @Sendable (Bool) async -> Void) {
+        let pipeline = self.pipeline
+        let logger = self.logger
+        let events = Task {
+            var reportedUp = false
+            for await event in peer.events {
+                switch event {
+                case .localCandidate(let candidate, let mid, let index):
+                    await signal(.candidate(.init(candidate: candidate, sdpMid: mid, sdpMLineIndex: index)))
+                case .localCandidatesComplete:
+                    await signal(.candidate(nil))
+                case .keyframeNeeded:
+                    pipeline.requestKeyframe()
+                case .bitrateEstimate(let bitsPerSecond):
+                    pipeline.follow(estimateBitsPerSecond: Int(bitsPerSecond))
+                case .stateChanged(let now, let error):
+                    if let error { logger.warning("media connection \(now.rawValue)", metadata: ["error": "\(error)"]) }
+                    if now == .connected, !reportedUp {
+                        reportedUp = true
+                        await state(true)
+                    } else if now == .failed || now == .closed {
+                        await state(false)
+                    }
+                case .receptionReport:
+                    continue
+                }
+            }
+        }
+        var running = [events]
+        if plan.video {
+            let subscription = pipeline.video.subscribe(bufferDepth: 4)
+            running.append(Task {
+                for await frame in subscription.frames {
+                    let outgoing = OutgoingVideoFrame(bytes: frame.bytes, rtpTimestamp: frame.rtpTimestamp,
+                                                      isKeyframe: frame.isKeyframe)
+                    _ = try? await peer.sendVideo(outgoing)
+                }
+            })
+        }
+        if plan.audio {
+            let packets = pipeline.audio.subscribe()
+            running.append(Task {
+                for await packet in packets { _ = try? await peer.sendAudio(packet) }
+            })
+        }
+        tasks.withLock { $0 += running }
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import IntercomAgent
+import IntercomConfig
+import IntercomPlatform
+import IntercomServer
+import Logging
+
+/// `intercomd demo`: the whole system on one machine for a newcomer (SYSTEM.md §10) — an embedded
+/// `intercom-server` on localhost and an agent that films the first camera (or the test pattern) and
+/// answers calls by itself. Prints the web caller's URL; Ctrl-C stops both.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run an embedded intercom-server and a device agent, and print the web caller's URL."
+    )
+
+    @Option(help: "Port of the embedded server on 127.0.0.1 (0 picks a free one).")
+    var port = 1337
+
+    @Option(help: "The device's title, as callers see it.")
+    var title = "Intercom demo"
+
+    @Option(help: "The device's latitude.")
+    var latitude = 52.5200
+
+    @Option(help: "The device's longitude.")
+    var longitude = 13.4050
+
+    @Option(help: "auto, button or auto-after.")
+    var answer = "auto"
+
+    @Option(help: "Video source: auto (first camera, else the test pattern) or test-pattern.")
+    var video = "auto"
+
+    @Option(help: "Directory for the demo's database and device state (default: a new temporary one).")
+    var directory: String?
+
+    func validate() throws {
+        guard ["auto", "button", "auto-after"].contains(answer) else { throw ValidationError("--answer: auto, button or auto-after") }
+        guard ["auto", "test-pattern"].contains(video) else { throw ValidationError("--video: auto or test-pattern") }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw ValidationError("--latitude is −90…90 and --longitude −180…180")
+        }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        LoggingBootstrap.bootstrap(level: .info)
+        let logger = Logger(label: "intercomd demo")
+        let workDirectory = directory ?? NSTemporaryDirectory() + "intercom-demo-\(getpid())"
+        try FileManager.default.createDirectory(atPath: workDirectory + "/state", withIntermediateDirectories: true)
+
+        var serverSettings = ServerConfiguration()
+        serverSettings.port = port
+        serverSettings.databasePath = workDirectory + "/server.sqlite"
+        let backend = try await IntercomBackend(configuration: serverSettings, logger: logger)
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
+        let server = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let boundPort = await iterator.next(), boundPort > 0 else {
+            throw ValidationError("the embedded server could not listen on 127.0.0.1:\(port)")
+        }
+
+        let configPath = workDirectory + "/intercom.toml"
+        try demoConfiguration(port: boundPort, state: workDirectory + "/state")
+            .write(toFile: configPath, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        guard case .valid(let configuration, _) = try ConfigLoader(environment: environment).load(mainPath: configPath) else {
+            throw ValidationError("the demo configuration did not validate (\(configPath))")
+        }
+        Terminal.out("""
+
+            Intercom demo is running.
+              web caller:  http://127.0.0.1:\(boundPort)/
+              the device:  "\(title)" at \(latitude), \(longitude), answers \(answer), \
+            \(DeviceMediaPipeline.Settings.describe(configuration.video))
+            Open the web caller in a browser, sign in with a name and a location near the device, and call it.
+            Files: \(workDirectory). Ctrl-C stops both.
+
+            """)
+        defer { server.cancel() }
+        try await AgentRuntime(configuration: configuration, environment: environment).run()
+    }
+
+    func demoConfiguration(port: Int, state: String) -> String {
+        """
+        [identity]
+        title = "\(title.replacingOccurrences(of: "\"", with: "'"))"
+        latitude = \(latitude)
+        longitude = \(longitude)
+
+        [backend]
+        server_url = "http://127.0.0.1:\(port)/parse"
+
+        [call]
+        answer = "\(answer)"
+
+        [video]
+        source = "\(video)"
+
+        [state]
+        directory = "\(state)"
+        """
+    }
+}
