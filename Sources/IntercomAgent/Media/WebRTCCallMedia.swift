@@ -1,4 +1,5 @@
 import CallCore
+import Foundation
 import Logging
 import Media
 import ParseWire
@@ -29,6 +30,7 @@ final class WebRTCCallMedia: CallMediaSession {
     /// An offer or candidates that arrived before `start` built the connection.
     private let early = Mutex<[SignalPayload]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let callerAudio = AudioLevelMeter()
 
     init(pipeline: DeviceMediaPipeline, logger: Logger) {
         self.pipeline = pipeline
@@ -70,7 +72,14 @@ final class WebRTCCallMedia: CallMediaSession {
 
     func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
-        await connection.withLock { $0 }?.close()
+        guard let peer = connection.withLock({ $0 }) else { return }
+        let statistics = await peer.statistics
+        let heard = callerAudio.takeSecond()
+        logger.info("call media ended", metadata: [
+            "videoFramesSent": "\(statistics.videoFramesSent)", "audioPacketsSent": "\(statistics.audioPacketsSent)",
+            "callerAudioPackets": "\(heard.packets)", "callerAudioLevel": "\(String(format: "%.1f", heard.level)) dBFS",
+        ])
+        await peer.close()
     }
 
     private func apply(_ payload: SignalPayload, to peer: PeerConnection, role: NegotiationRole) async {
@@ -131,6 +140,15 @@ final class WebRTCCallMedia: CallMediaSession {
             let packets = pipeline.audio.subscribe()
             running.append(Task {
                 for await packet in packets { _ = try? await peer.sendAudio(packet) }
+            })
+            // The caller's voice: decoded (so a broken stream shows), measured, and logged at the end.
+            let meter = callerAudio
+            running.append(Task {
+                guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
+                for await item in peer.receivedMedia {
+                    guard case .audio(let packet) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
+                    meter.add(pcm)
+                }
             })
         }
         tasks.withLock { $0 += running }

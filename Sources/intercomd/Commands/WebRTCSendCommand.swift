@@ -150,7 +150,7 @@ private struct WebRTCSendCall {
         let (endings, ending) = AsyncStream.makeStream(of: Outcome.self)
         let media = DeviceMediaPipeline(
             settings: .init(fps: fps, bitrateKbps: bitrateKbps), logger: Logger(label: "webrtc-send"))
-        let receivedAudio = ReceivedAudioMeter()
+        let receivedAudio = AudioLevelMeter()
         let connectedAt = ConnectedSince()
         let signaling = self.signaling
         let streamSeconds = self.streamSeconds
@@ -257,37 +257,6 @@ private struct WebRTCSendCall {
     }
 
     static func percent(_ fraction: UInt8) -> String { String(format: "%.1f%%", Double(fraction) * 100 / 256) }
-}
-
-/// Packets and level of the caller's audio over the last second (decoded with libopus).
-private final class ReceivedAudioMeter: Sendable {
-    private struct Window {
-        var packets = 0
-        var sumOfSquares = 0.0
-        var samples = 0
-    }
-    private let window = Mutex(Window())
-
-    func add(_ pcm: [Int16]) {
-        var sum = 0.0
-        for sample in pcm { sum += Double(sample) * Double(sample) }
-        window.withLock { window in
-            window.packets += 1
-            window.sumOfSquares += sum
-            window.samples += pcm.count
-        }
-    }
-
-    /// Packets and RMS level (dBFS) since the previous call.
-    func takeSecond() -> (packets: Int, level: Double) {
-        let taken = window.withLock { window in
-            defer { window = Window() }
-            return window
-        }
-        guard taken.samples > 0, taken.sumOfSquares > 0 else { return (taken.packets, -120) }
-        let rms = (taken.sumOfSquares / Double(taken.samples)).squareRoot() / 32768
-        return (taken.packets, 20 * log10(rms))
-    }
 }
 
 /// When the connection first reached `connected`.
