@@ -90,6 +90,7 @@ let package = Package(
             name: "IntercomAgent",
             dependencies: [
                 "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "GPIO",
+                "ControlsCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -5,6 +5,7 @@ import ParseClient
 import ParseWire
 import ServiceLifecycle
 import CallCore
+import GPIO
 
 /// Assembles the agent's services for a validated configuration and runs them with graceful shutdown on
 /// SIGTERM/SIGINT: started in order, stopped in reverse.
@@ -12,8 +13,8 @@ import CallCore
 /// Today: the state directory and device identity, the backend login, presence (`ActiveUsers` row with
 /// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row), the call
 /// (state machine, signaling room, WebRTC media from the shared encoder pipeline) and the systemd
-/// protocol. Controls (GPIO) and the microphone join this group as their issues land, each adding itself
-/// to the readiness gate so that `READY=1` keeps meaning "really ready".
+/// protocol, and the buttons, LEDs and door relay when `[gpio]` is configured. The microphone and speaker
+/// join this group as their issue lands.
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
     public var environment: [String: String]
@@ -48,18 +49,40 @@ public struct AgentRuntime: Sendable {
         for setting in unsupported { logger.warning("not supported yet: \(setting)") }
         logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), 440 Hz test tone as the microphone")
         let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), logger: logger)
+        var faults: [String] = []
+        var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
+        if let gpio = configuration.gpio {
+            do {
+                let backend = LibGPIODBackend()
+                controls = (try GPIOLineRequests.outputs(gpio, backend: backend, consumer: "intercomd"),
+                            try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd"))
+            } catch {
+                logger.error("the GPIO lines could not be opened; buttons and LEDs are off", metadata: ["error": "\(error)"])
+                faults.append("gpio")
+            }
+        }
+        let indicators: any CallIndicators = controls.map { GPIOIndicators(outputs: $0.outputs, logger: logger) }
+            ?? NoIndicators()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger),
-            status: status, deviceTitle: configuration.identity.title, logger: logger)
-        let calls = CallService(coordinator: coordinator, calls: intake.calls)
+            indicators: indicators, status: status, deviceTitle: configuration.identity.title, logger: logger)
+        let calls = CallService(coordinator: coordinator, calls: intake.calls, faults: faults)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
         ) { await status.line }
-        // Started in this order and stopped in reverse: calls end first (a `bye` to the peer), the intake
-        // stops, presence deletes the row, and systemd hears STOPPING=1 last.
+        // Started in this order and stopped in reverse: the controls release their lines (LEDs off, relay
+        // open), calls end (a `bye` to the peer), the intake stops, presence deletes the row, and systemd
+        // hears STOPPING=1 last.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: notify), .init(service: presence), .init(service: intake), .init(service: calls),
+        ]
+        if let controls {
+            services.append(.init(service: ControlsService(coordinator: coordinator, outputs: controls.outputs,
+                                                           buttons: controls.buttons, logger: logger)))
+        }
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: notify), .init(service: presence), .init(service: intake), .init(service: calls)],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             ))

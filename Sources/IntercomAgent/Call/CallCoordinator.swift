@@ -93,6 +93,11 @@ public actor CallCoordinator {
         await feed(.button(event))
     }
 
+    /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
+    public func deviceFault(_ device: String) async {
+        await feed(.deviceFault(device: device))
+    }
+
     private func feed(_ event: CallEvent) async {
         await perform(machine.handle(event, at: now))
     }

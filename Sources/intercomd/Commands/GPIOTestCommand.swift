@@ -1,4 +1,5 @@
 import ArgumentParser
+import IntercomAgent
 import ControlsCore
 import Foundation
 import GPIO
@@ -43,14 +44,7 @@ struct GPIOTestCommand: AsyncParsableCommand {
     }
 
     private func exercise(_ gpio: GPIOSettings, backend: LibGPIODBackend) async throws {
-        func output(_ settings: GPIOSettings.Output?) throws(GPIOError) -> (any GPIOOutputLine)? {
-            guard let settings, let request = Self.request(settings.line, chip: gpio.chip, bias: .asIs, activeLow: settings.activeLow)
-            else { return nil }
-            return try backend.requestOutput(request, initiallyActive: false)
-        }
-        let outputs = ControlOutputs(
-            status: try output(gpio.leds[.status]), ringing: try output(gpio.leds[.ringing]), door: try output(gpio.door?.output),
-            doorTiming: (try? DoorRelayTiming(pulseLength: gpio.door?.pulse ?? .seconds(3))) ?? .standard)
+        let outputs = try GPIOLineRequests.outputs(gpio, backend: backend, consumer: "intercomd gpio-test")
         defer { outputs.stop() }
         print("LEDs: ringing pattern (4 Hz) for 2 s, then solid for 1 s, then off")
         outputs.show(.ringing)
@@ -62,18 +56,7 @@ struct GPIOTestCommand: AsyncParsableCommand {
             print("door relay: \(outputs.pulseDoor())")
         }
 
-        var watchers: [(GPIOSettings.ButtonRole, ButtonWatcher)] = []
-        for (role, button) in gpio.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            let bias: GPIOLineRequest.Bias = switch button.bias {
-            case .pullUp: .pullUp
-            case .pullDown: .pullDown
-            case .disabled: .disabled
-            case .asIs: .asIs
-            }
-            guard let request = Self.request(button.line, chip: gpio.chip, bias: bias, activeLow: button.activeLow) else { continue }
-            let timing = (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept, longPressThreshold: button.longPress)) ?? .plain
-            watchers.append((role, ButtonWatcher(name: role.rawValue, line: try backend.requestInput(request), timing: timing)))
-        }
+        let watchers = try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd gpio-test")
         print("press the buttons (\(watchers.map(\.0.rawValue).joined(separator: ", "))) within \(seconds) s; Ctrl-C ends")
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = watchers
@@ -87,17 +70,6 @@ struct GPIOTestCommand: AsyncParsableCommand {
                 try? await Task.sleep(until: deadline)
                 for (_, watcher) in started { watcher.stop() }
             }
-        }
-    }
-
-    private static func request(_ line: GPIOSettings.Line, chip: String?, bias: GPIOLineRequest.Bias, activeLow: Bool) -> GPIOLineRequest? {
-        switch line {
-        case .named(let name):
-            return GPIOLineRequest(address: .named(name), bias: bias, activeLow: activeLow, consumer: "intercomd gpio-test")
-        case .offset(let offset):
-            // Validation guarantees a chip for offsets.
-            guard let chip else { return nil }
-            return GPIOLineRequest(address: .offset(chip: chip, offset), bias: bias, activeLow: activeLow, consumer: "intercomd gpio-test")
         }
     }
 }
