@@ -65,6 +65,9 @@ stage "WebRTC interop: headless Chromium plays intercomd's VP8 + Opus (ICE, DTLS
 INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
     browser_stage "WebRTC interop (Chromium)" Tests/webrtc-interop/run.sh interop.log
 
+stage "end to end: the web caller in headless Chromium calls intercomd demo (auto and button answer, 10-call first-frame benchmark)"
+browser_stage "end-to-end demo call (Chromium)" Tests/e2e/run.sh e2e.log "$bin/intercomd"
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

@@ -16,13 +16,11 @@ Environment: CHROMIUM_BIN (default /usr/bin/chromium), CHROMEDRIVER_BIN (default
   (directory for PNGs, default /tmp), BROWSER_TEST_KEEP=1 keeps the temporary directory.
 """
 
-import base64
 import json
 import math
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,13 +32,14 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from webdriver import CHROMEDRIVER, CHROMIUM, Checks, ChromeDriver, WebCallerBrowser, log, wait_for  # noqa: E402
+
 WEB_ROOT = os.environ.get("INTERCOM_WEB_ROOT", os.path.join(REPO, "Sources", "IntercomServer", "WebCaller"))
 SHOTS = os.environ.get("BROWSER_TEST_SCREENSHOTS", "/tmp")
 APP_ID = "intercom"
 MASTER_KEY = "browser-test-master-key-0123456789"
-ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
 
 # Two places in Berlin about 3.4 km apart.
 ALICE = {"name": "Alice", "lat": 52.5200, "lon": 13.4050}
@@ -60,174 +59,12 @@ Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 
 """
 
 
-def log(text):
-    print(text, flush=True)
-
-
 def haversine_km(a, b):
     r = math.pi / 180
     dlat = (b["lat"] - a["lat"]) * r
     dlon = (b["lon"] - a["lon"]) * r
     h = math.sin(dlat / 2) ** 2 + math.cos(a["lat"] * r) * math.cos(b["lat"] * r) * math.sin(dlon / 2) ** 2
     return 2 * 6371 * math.asin(min(1, math.sqrt(h)))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(fn, timeout, interval=0.25):
-    """Calls fn until it returns a truthy value or timeout passes; returns the last value."""
-    deadline = time.monotonic() + timeout
-    value = None
-    while True:
-        try:
-            value = fn()
-        except Exception:  # noqa: BLE001 - a failing probe just means "not yet"
-            value = None
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            return value
-        time.sleep(interval)
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-        self.on_failure = []
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            log(f"PASS {name}" + (f" — {detail}" if detail else ""))
-        else:
-            self.failed += 1
-            log(f"FAIL {name}" + (f" — {detail}" if detail else ""))
-        return bool(ok)
-
-
-class WebDriverError(Exception):
-    pass
-
-
-class Browser:
-    """One W3C WebDriver session of headless Chromium."""
-
-    def __init__(self, driver_url, label, profile_dir):
-        self.driver_url = driver_url
-        self.label = label
-        args = [
-            "--headless=new", "--no-sandbox", "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required",
-            "--disable-gpu", "--window-size=900,1100", f"--user-data-dir={profile_dir}",
-            "--no-first-run", "--no-default-browser-check", "--disable-dev-shm-usage",
-        ]
-        caps = {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
-            "goog:loggingPrefs": {"browser": "ALL"},
-        }}}
-        value = self._request("POST", "/session", caps, timeout=90)
-        self.session = value["sessionId"]
-
-    def _request(self, method, path, body=None, timeout=30):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.driver_url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                payload = json.loads(response.read() or b"{}")
-        except urllib.error.HTTPError as e:
-            try:
-                payload = json.loads(e.read() or b"{}")
-            except ValueError:
-                payload = {}
-            value = payload.get("value", {}) if isinstance(payload, dict) else {}
-            message = value.get("message", str(e)) if isinstance(value, dict) else str(e)
-            raise WebDriverError(f"{self.label}: {method} {path}: {message.splitlines()[0] if message else e}")
-        return payload.get("value")
-
-    def cmd(self, method, path, body=None, timeout=30):
-        return self._request(method, f"/session/{self.session}{path}", body, timeout)
-
-    def open(self, url):
-        self.cmd("POST", "/url", {"url": url}, timeout=60)
-
-    def js(self, script, *args):
-        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
-
-    def js_async(self, script, *args, timeout=30):
-        return self.cmd("POST", "/execute/async", {"script": script, "args": list(args)}, timeout=timeout)
-
-    def find(self, css):
-        value = self.cmd("POST", "/element", {"using": "css selector", "value": css})
-        return value[ELEMENT_KEY]
-
-    def exists(self, css):
-        return bool(self.js("return !!document.querySelector(arguments[0]);", css))
-
-    def visible(self, css):
-        return bool(self.js(
-            "const e = document.querySelector(arguments[0]);"
-            "return !!e && !e.closest('[hidden]') && e.getClientRects().length > 0;", css))
-
-    def click(self, css):
-        element = self.find(css)
-        try:
-            self.cmd("POST", f"/element/{element}/click", {})
-        except WebDriverError:
-            # e.g. covered by another element on a small window: a DOM click is still a user action here.
-            self.js("document.querySelector(arguments[0]).click();", css)
-
-    def type(self, css, text):
-        element = self.find(css)
-        self.cmd("POST", f"/element/{element}/clear", {})
-        self.cmd("POST", f"/element/{element}/value", {"text": str(text)})
-
-    def text(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
-
-    def state(self):
-        return self.js("return document.body.dataset.callState;")
-
-    def wait_state(self, states, timeout):
-        states = {states} if isinstance(states, str) else set(states)
-        wait_for(lambda: self.state() in states, timeout)
-        return self.state()
-
-    def stats(self):
-        return self.js_async(
-            "const done = arguments[arguments.length - 1];"
-            "window.intercom.stats().then(done, (e) => done({error: String(e)}));")
-
-    def page_log(self, lines=40):
-        try:
-            return self.js("return window.intercom ? window.intercom.log() : [];")[-lines:]
-        except Exception as e:  # noqa: BLE001
-            return [f"(no page log: {e})"]
-
-    def console_log(self, lines=40):
-        try:
-            entries = self.cmd("POST", "/se/log", {"type": "browser"}) or []
-            return [f"{e.get('level')} {e.get('message')}" for e in entries][-lines:]
-        except Exception as e:  # noqa: BLE001
-            return [f"(no console log: {e})"]
-
-    def screenshot(self, path):
-        data = self.cmd("GET", "/screenshot", timeout=30)
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
-        return path
-
-    def quit(self):
-        try:
-            self._request("DELETE", f"/session/{self.session}", timeout=20)
-        except Exception:  # noqa: BLE001
-            pass
 
 
 class Server:
@@ -307,39 +144,8 @@ class Server:
         self.log_file.close()
 
 
-class ChromeDriver:
-    def __init__(self, workdir):
-        self.port = free_port()
-        self.log_path = os.path.join(workdir, "chromedriver.log")
-        self.log_file = open(self.log_path, "wb")
-        self.process = subprocess.Popen([CHROMEDRIVER, f"--port={self.port}"], stdout=self.log_file,
-                                        stderr=subprocess.STDOUT)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-        def ready():
-            with urllib.request.urlopen(self.url + "/status", timeout=2) as response:
-                return json.loads(response.read()).get("value", {}).get("ready")
-
-        self.ready = bool(wait_for(ready, 20, 0.2))
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.log_file.close()
-
-
 def sign_in(browser, person):
-    browser.type("#name", person["name"])
-    browser.type("#lat", person["lat"])
-    browser.type("#lon", person["lon"])
-    browser.click("#signin")
-    wait_for(lambda: browser.js("return document.body.dataset.signedIn === 'true' && document.body.dataset.userId;"),
-             20)
-    return browser.js("return document.body.dataset.userId || null;")
+    return browser.sign_in(person["name"], person["lat"], person["lon"])
 
 
 def wait_stats(browser, predicate, timeout):
@@ -393,11 +199,16 @@ def run(server_binary):
         driver = ChromeDriver(workdir)
         if not checks.check("chromedriver starts", driver.ready, driver.url):
             return checks
-        alice = Browser(driver.url, "Alice", os.path.join(workdir, "profile-alice"))
+
+        def new_browser(label):
+            return WebCallerBrowser(driver.url, os.path.join(workdir, f"profile-{label.lower()}"), label=label,
+                                    window_size="900,1100", browser_log=True)
+
+        alice = new_browser("Alice")
         browsers.append(alice)
-        bob = Browser(driver.url, "Bob", os.path.join(workdir, "profile-bob"))
+        bob = new_browser("Bob")
         browsers.append(bob)
-        carol = Browser(driver.url, "Carol", os.path.join(workdir, "profile-carol"))
+        carol = new_browser("Carol")
         browsers.append(carol)
 
         def dump():

@@ -17,65 +17,32 @@ Environment: CHROMIUM_BIN (default /usr/bin/chromium), CHROMEDRIVER_BIN (default
 """
 
 import argparse
+import functools
 import http.server
 import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import webdriver  # noqa: E402
+from webdriver import CHROMEDRIVER, CHROMIUM, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, log  # noqa: E402
+
 MEASURE_SECONDS = 10
 MIN_FPS = 25.0
 MAX_CONCEALMENT = 0.02
 
 
-def log(text):
-    print(text, flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(fn, timeout, interval=0.2):
-    """Calls fn until it returns a truthy value or the deadline passes; returns the last value."""
-    deadline = time.monotonic() + timeout
-    value = None
-    while True:
-        try:
-            value = fn()
-        except Exception:  # noqa: BLE001 - a failing probe means "not yet"
-            value = None
-        if value or time.monotonic() >= deadline:
-            return value
-        time.sleep(interval)
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        log(f"{'PASS' if ok else 'FAIL'} {name}" + (f" — {detail}" if detail else ""))
-        return bool(ok)
+# Polls a little faster than the shared default.
+wait_for = functools.partial(webdriver.wait_for, interval=0.2)
 
 
 class ProcessLog:
@@ -121,65 +88,15 @@ class ProcessLog:
         self.file.close()
 
 
-class WebDriverError(Exception):
-    pass
-
-
-class Browser:
-    """One W3C WebDriver session of headless Chromium."""
+class Browser(webdriver.Browser):
+    """Headless Chromium on caller.html (window.caller), with plain IP host candidates."""
 
     def __init__(self, driver_url, profile_dir):
-        self.driver_url = driver_url
-        args = [
-            "--headless=new", "--no-sandbox", "--use-fake-ui-for-media-stream",
-            "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required",
-            # Real host candidates instead of mDNS names (libnice 0.1.21 cannot resolve `.local`).
-            "--disable-features=WebRtcHideLocalIpsWithMdns",
-            "--disable-gpu", f"--user-data-dir={profile_dir}", "--no-first-run", "--no-default-browser-check",
-            "--disable-dev-shm-usage",
-        ]
-        caps = {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
-        }}}
-        self.session = self._request("POST", "/session", caps, timeout=90)["sessionId"]
-
-    def _request(self, method, path, body=None, timeout=30):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.driver_url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                payload = json.loads(response.read() or b"{}")
-        except urllib.error.HTTPError as e:
-            try:
-                payload = json.loads(e.read() or b"{}")
-            except ValueError:
-                payload = {}
-            value = payload.get("value", {}) if isinstance(payload, dict) else {}
-            message = value.get("message", str(e)) if isinstance(value, dict) else str(e)
-            raise WebDriverError(f"{method} {path}: {message.splitlines()[0] if message else e}") from None
-        return payload.get("value")
-
-    def cmd(self, method, path, body=None, timeout=30):
-        return self._request(method, f"/session/{self.session}{path}", body, timeout)
-
-    def open(self, url):
-        self.cmd("POST", "/url", {"url": url}, timeout=60)
-
-    def js(self, script, *args):
-        return self.cmd("POST", "/execute/sync", {"script": script, "args": list(args)})
+        # Real host candidates instead of mDNS names (libnice 0.1.21 cannot resolve `.local`).
+        super().__init__(driver_url, profile_dir, extra_args=[PLAIN_IP_CANDIDATES])
 
     def stats(self):
-        return self.cmd("POST", "/execute/async", {"script": (
-            "const done = arguments[arguments.length - 1];"
-            "window.caller.stats().then(done, (e) => done({error: String(e)}));"), "args": []})
-
-    def close(self):
-        try:
-            self._request("DELETE", f"/session/{self.session}", timeout=20)
-        except Exception:  # noqa: BLE001 - best effort at teardown
-            pass
+        return self.promise("window.caller.stats()")
 
 
 def serve_directory(directory):
@@ -223,6 +140,7 @@ def main():
 
     work = tempfile.mkdtemp(prefix="webrtc-interop-")
     processes = []
+    driver = None
     browser = None
     web = None
     try:
@@ -243,12 +161,8 @@ def main():
             return 1
         device_id = user.group(1)
 
-        driver_port = free_port()
-        driver = ProcessLog([CHROMEDRIVER, f"--port={driver_port}"], os.path.join(work, "chromedriver.log"))
-        processes.append(driver)
-        driver_url = f"http://127.0.0.1:{driver_port}"
-        wait_for(lambda: json.loads(urllib.request.urlopen(driver_url + "/status", timeout=2).read())["value"]["ready"], 20)
-        browser = Browser(driver_url, os.path.join(work, "profile"))
+        driver = ChromeDriver(work)
+        browser = Browser(driver.url, os.path.join(work, "profile"))
         web, page_base = serve_directory(HERE)
         browser.open(page_base + "/caller.html")
         browser.js("window.caller.start(arguments[0], arguments[1]);", parse_url, device_id)
@@ -328,6 +242,8 @@ def main():
             browser.close()
         if web:
             web.shutdown()
+        if driver:
+            driver.stop()
         for process in reversed(processes):
             process.stop()
         for line in (processes[1].snapshot()[-6:] if len(processes) > 1 else []):

@@ -59,8 +59,8 @@ public struct PresenceService: Service {
                 objectId = try await register(existing: objectId)
                 if failures > 0 { logger.info("registered again after \(failures) failed attempt(s)") }
                 failures = 0
-                await readiness?.markReady("backend")
                 await status?.setRegistered(true)
+                await readiness?.markReady("backend")
                 try? await Task.sleep(for: heartbeat)
             } catch {
                 failures += 1

@@ -26,6 +26,9 @@ public actor CallCoordinator {
     /// Signals for "everyone in the room" asked for before anyone else was there (`ringing` right after
     /// the join): sent as soon as the room has a peer.
     private var pendingBroadcasts: [String: [SignalPayload]] = [:]
+    /// Rooms to leave as soon as their pending broadcasts went out.
+    private var leavingRooms: Set<String> = []
+    static let refusalDeadline: Duration = .seconds(10)
     private var timers: [CallTimer: Task<Void, Never>] = [:]
     private var nextRequest: UInt64 = 0
 
@@ -135,15 +138,25 @@ public actor CallCoordinator {
                 pendingBroadcasts[sessionID, default: []].append(payload)
             }
         case .leaveSession(let sessionID):
-            await rooms.removeValue(forKey: sessionID)?.close()
-            peers[sessionID] = nil
-            calls[sessionID] = nil
-            earlySignals[sessionID] = nil
-            pendingBroadcasts[sessionID] = nil
+            if pendingBroadcasts[sessionID]?.isEmpty == false, rooms[sessionID] != nil {
+                // A refusal (`bye busy`) is still waiting for the caller to be in the room: leave once it
+                // went out, or after `refusalDeadline` if nobody comes.
+                leavingRooms.insert(sessionID)
+                Task {
+                    try? await Task.sleep(for: Self.refusalDeadline)
+                    await self.leave(sessionID)
+                }
+            } else {
+                await leave(sessionID)
+            }
         case .startMedia(let sessionID, let peer, let plan):
             startMedia(sessionID, peer: peer, plan: plan)
         case .stopMedia(let sessionID):
-            for media in (media.removeValue(forKey: sessionID) ?? [:]).values { await media.stop() }
+            let stopped = media.removeValue(forKey: sessionID) ?? [:]
+            for media in stopped.values { await media.stop() }
+            // Stopped on purpose is down: tell the machine now rather than let it wait out its teardown timer
+            // (a caller ringing again right after hanging up would otherwise be told "busy").
+            if !stopped.isEmpty { Task { await self.feed(.mediaDown(sessionID: sessionID)) } }
         case .admitViewer(let sessionID, let peer):
             startMedia(sessionID, peer: peer, plan: MediaPlan(video: true, audio: false, negotiation: .sendOffer))
         case .refuseViewer(let sessionID, let peer):
@@ -234,6 +247,16 @@ public actor CallCoordinator {
         guard let present = peers[sessionID], !present.isEmpty,
               let pending = pendingBroadcasts.removeValue(forKey: sessionID) else { return }
         for payload in pending { for peer in present { await connection.send(payload, to: peer) } }
+        if leavingRooms.contains(sessionID) { await leave(sessionID) }
+    }
+
+    private func leave(_ sessionID: String) async {
+        leavingRooms.remove(sessionID)
+        await rooms.removeValue(forKey: sessionID)?.close()
+        peers[sessionID] = nil
+        calls[sessionID] = nil
+        earlySignals[sessionID] = nil
+        pendingBroadcasts[sessionID] = nil
     }
 
     // MARK: Media

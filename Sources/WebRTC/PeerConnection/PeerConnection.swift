@@ -116,6 +116,15 @@ public actor PeerConnection {
     /// The monotonic clock every sans-IO part gets its `now` from.
     nonisolated func now() -> Duration { MonotonicClock.now() }
 
+    /// Sends `datagram` again every 10 ms, 20 times at most; true once it went out.
+    private static func retry(_ datagram: [UInt8], on ice: ICEAgent) async -> Bool {
+        for _ in 0..<20 {
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { return false }
+            if (try? await ice.send(datagram)) != nil { return true }
+        }
+        return false
+    }
+
     /// Starts the ICE event pump, the datagram pump, the FIFO sender and the 20 ms timer. Idempotent.
     func startTasks() {
         guard tasks.isEmpty, !isClosed else { return }
@@ -124,7 +133,15 @@ public actor PeerConnection {
         let failures = sendFailures
         senderTask = Task.detached {
             for await datagram in queue {
-                do { try await ice.send(datagram) } catch { failures.increment() }
+                do { try await ice.send(datagram) } catch {
+                    // A DTLS flight can be ready a moment before our side of ICE has selected the pair the
+                    // peer already uses (its ClientHello arrives first): retry it for up to 200 ms instead of
+                    // making the peer wait out its 1 s retransmission timer. Media is never held back.
+                    guard case .dtls = DatagramClass(classifying: datagram), await Self.retry(datagram, on: ice) else {
+                        failures.increment()
+                        continue
+                    }
+                }
             }
         }
         tasks.append(Task {

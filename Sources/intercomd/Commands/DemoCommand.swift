@@ -6,6 +6,7 @@ import IntercomConfig
 import IntercomPlatform
 import IntercomServer
 import Logging
+import ServiceLifecycle
 
 /// `intercomd demo`: the whole system on one machine for a newcomer (SYSTEM.md §10) — an embedded
 /// `intercom-server` on localhost and an agent that films the first camera (or the test pattern) and
@@ -58,7 +59,10 @@ struct DemoCommand: AsyncParsableCommand {
         let backend = try await IntercomBackend(configuration: serverSettings, logger: logger)
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
-        let server = Task { try await application.run() }
+        // A service group of its own, so Ctrl-C ends the server gracefully after the agent has said bye.
+        let serverGroup = ServiceGroup(configuration: .init(
+            services: [.init(service: application)], gracefulShutdownSignals: [], logger: logger))
+        let server = Task { try await serverGroup.run() }
         var iterator = ports.makeAsyncIterator()
         guard let boundPort = await iterator.next(), boundPort > 0 else {
             throw ValidationError("the embedded server could not listen on 127.0.0.1:\(port)")
@@ -82,8 +86,14 @@ struct DemoCommand: AsyncParsableCommand {
             Files: \(workDirectory). Ctrl-C stops both.
 
             """)
-        defer { server.cancel() }
-        try await AgentRuntime(configuration: configuration, environment: environment).run()
+        do {
+            try await AgentRuntime(configuration: configuration, environment: environment).run()
+        } catch {
+            await serverGroup.triggerGracefulShutdown()
+            throw error
+        }
+        await serverGroup.triggerGracefulShutdown()
+        _ = await server.result
     }
 
     func demoConfiguration(port: Int, state: String) -> String {
