@@ -23,7 +23,7 @@ Usage: demo_call_test.py [INTERCOMD_BINARY]
   INTERCOMD_BINARY defaults to $INTERCOMD_BIN, then <repo>/.build/debug/intercomd.
 Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN (defaults /usr/bin/chromium, /usr/bin/chromedriver),
   E2E_CALLS (benchmark calls, default 10), E2E_SCREENSHOT (default /tmp/intercom-demo-in-call.png),
-  E2E_DOC_SCREENSHOT (default <repo>/docs/images/web-caller-in-call.png, empty to skip the copy),
+  E2E_DOC_SCREENSHOT (unset: no copy; set it to docs/images/web-caller-in-call.png to refresh the README's picture),
   E2E_SETTLE (seconds between a call's logged outcome and the next benchmark call, default 2.5),
   E2E_KEEP=1 keeps the temporary directory (demo stdout/stderr logs, chromedriver log).
 """
@@ -65,7 +65,8 @@ RING_HOLD = 5.0       # how long the button-mode call must keep ringing before t
 SETTLE_AFTER_CALL = float(os.environ.get("E2E_SETTLE", "2.5"))
 CALLS = int(os.environ.get("E2E_CALLS", "10"))
 SCREENSHOT = os.environ.get("E2E_SCREENSHOT", "/tmp/intercom-demo-in-call.png")
-DOC_SCREENSHOT = os.environ.get("E2E_DOC_SCREENSHOT", os.path.join(REPO, "docs", "images", "web-caller-in-call.png"))
+# Tests must not rewrite tracked files: the README's screenshot is refreshed only on request.
+DOC_SCREENSHOT = os.environ.get("E2E_DOC_SCREENSHOT", "")
 
 # Installed before the page's own scripts: records the SDP descriptions the page sets (who offered) and,
 # from the capture-phase click on a call button, the time to the first decoded video frame (getStats via
