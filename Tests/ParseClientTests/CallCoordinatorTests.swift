@@ -41,39 +41,53 @@ import Testing
         return event
     }
 
+    /// A device (coordinator with `media`) and a visitor who places a call to it and waits in the room;
+    /// the device has been handed the row, as the intake would.
+    struct PlacedCall {
+        let coordinator: CallCoordinator
+        let visitor: SignalingConnection
+        let visitorPeer: String
+        var events: AsyncStream<SignalingConnection.Event>.AsyncIterator
+    }
+
+    static func placeCall(_ server: RunningServer, answerMode: AnswerMode, media: ScriptedMedia) async throws
+        -> PlacedCall
+    {
+        let device = try AgentBackendTests.Device()
+        let session = try device.session(server)
+        let deviceID = try await session.ensureLoggedIn()
+        let coordinator = CallCoordinator(
+            policy: CallPolicy(answerMode: answerMode), session: session, mediaFactory: media, status: device.status,
+            deviceTitle: "Gate 3", logger: RunningServer.logger)
+        await coordinator.begin()
+        let (callerClient, caller) = try await server.anonymousClient()
+        let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)
+        let created = try await callerClient.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }
+        let visitor = SignalingConnection(url: created.signalURL ?? "", token: created.subscriberToken ?? "",
+                                          name: "Visitor", logger: RunningServer.logger)
+        var events = visitor.events.makeAsyncIterator()
+        await visitor.start()
+        guard case .joined(let visitorPeer, _, _, _) = try await next(&events) else {
+            throw TestFailure("the caller did not join")
+        }
+        let rows = try await callerClient.send(QueryResults<ActiveSessionRow>.self) {
+            $0.find("ActiveSessions", where: [:], requestId: $1)
+        }
+        await coordinator.incoming(try #require(rows.results.first))
+        return PlacedCall(coordinator: coordinator, visitor: visitor, visitorPeer: visitorPeer, events: events)
+    }
+
     @Test func anAutoAnsweredCallRingsOffersGoesLiveAndEndsOnBye() async throws {
         try await RunningServer.with { server in
-            let device = try AgentBackendTests.Device()
-            let session = try device.session(server)
-            let deviceID = try await session.ensureLoggedIn()
             let media = ScriptedMedia()
-            let coordinator = CallCoordinator(
-                policy: CallPolicy(answerMode: .auto), session: session, mediaFactory: media, status: device.status,
-                deviceTitle: "Gate 3", logger: RunningServer.logger)
-            await coordinator.begin()
-
-            let (callerClient, caller) = try await server.anonymousClient()
-            let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)
-            let created = try await callerClient.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }
-            let visitor = SignalingConnection(url: created.signalURL ?? "", token: created.subscriberToken ?? "",
-                                              name: "Visitor", logger: RunningServer.logger)
-            var events = visitor.events.makeAsyncIterator()
-            await visitor.start()
-            guard case .joined(let visitorPeer, _, _, _) = try await Self.next(&events) else {
-                throw TestFailure("the caller did not join")
-            }
-
-            // The device takes the row (as the intake hands it over) and joins the room.
-            let rows = try await callerClient.send(QueryResults<ActiveSessionRow>.self) {
-                $0.find("ActiveSessions", where: [:], requestId: $1)
-            }
-            await coordinator.incoming(try #require(rows.results.first))
-            guard case .peerJoined(let devicePeer) = try await Self.next(&events) else {
+            var call = try await Self.placeCall(server, answerMode: .auto, media: media)
+            let (coordinator, visitor, visitorPeer) = (call.coordinator, call.visitor, call.visitorPeer)
+            guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
                 throw TestFailure("the device did not join")
             }
             #expect(devicePeer.name == "Gate 3")
             // answer = auto: the device accepts at once (no `ringing`) and, as the accepting side, sends the offer.
-            let offer = try await Self.next(&events)
+            let offer = try await Self.next(&call.events)
             #expect(offer == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")), "\(offer)")
             await visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
             try await AgentBackendTests.eventually(within: 5, "in call") {
@@ -89,37 +103,20 @@ import Testing
 
     @Test func withAnswerByButtonTheCallRingsUntilAcceptIsPressed() async throws {
         try await RunningServer.with { server in
-            let device = try AgentBackendTests.Device()
-            let session = try device.session(server)
-            let deviceID = try await session.ensureLoggedIn()
-            let coordinator = CallCoordinator(
-                policy: CallPolicy(answerMode: .button), session: session, mediaFactory: ScriptedMedia(),
-                status: device.status, deviceTitle: "Gate 3", logger: RunningServer.logger)
-            await coordinator.begin()
-            let (callerClient, caller) = try await server.anonymousClient()
-            let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)
-            let created = try await callerClient.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }
-            let visitor = SignalingConnection(url: created.signalURL ?? "", token: created.subscriberToken ?? "",
-                                              name: "Visitor", logger: RunningServer.logger)
-            var events = visitor.events.makeAsyncIterator()
-            await visitor.start()
-            _ = try await Self.next(&events)
-            let rows = try await callerClient.send(QueryResults<ActiveSessionRow>.self) {
-                $0.find("ActiveSessions", where: [:], requestId: $1)
-            }
-            await coordinator.incoming(try #require(rows.results.first))
-            guard case .peerJoined(let devicePeer) = try await Self.next(&events) else {
+            var call = try await Self.placeCall(server, answerMode: .button, media: ScriptedMedia())
+            let (coordinator, visitor) = (call.coordinator, call.visitor)
+            guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
                 throw TestFailure("the device did not join")
             }
-            #expect(try await Self.next(&events) == .signal(from: devicePeer.peerId, .ringing))
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .ringing))
             try await Task.sleep(for: .milliseconds(300))
             guard case .ringing = await coordinator.state else {
                 throw TestFailure("not ringing while waiting for the button: \(await coordinator.state)")
             }
             await coordinator.button(.acceptPress)
-            #expect(try await Self.next(&events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
             await coordinator.button(.hangupPress)
-            let ended = try await Self.next(&events)
+            let ended = try await Self.next(&call.events)
             #expect(ended == .signal(from: devicePeer.peerId, .bye(.hangup)))
             await visitor.close()
         }

@@ -34,7 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from webdriver import CHROMEDRIVER, CHROMIUM, Checks, ChromeDriver, WebCallerBrowser, log, wait_for  # noqa: E402
+from webdriver import (CHROMEDRIVER, CHROMIUM, Checks, ChromeDriver, WebCallerBrowser, log,  # noqa: E402
+                       stop_logged_process, wait_for)
 
 WEB_ROOT = os.environ.get("INTERCOM_WEB_ROOT", os.path.join(REPO, "Sources", "IntercomServer", "WebCaller"))
 SHOTS = os.environ.get("BROWSER_TEST_SCREENSHOTS", "/tmp")
@@ -135,13 +136,7 @@ class Server:
             return []
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.log_file.close()
+        stop_logged_process(self.process, self.log_file)
 
 
 def sign_in(browser, person):

@@ -258,6 +258,18 @@ class WebCallerBrowser(Browser):
         return self.js("return document.body.dataset.userId || null;")
 
 
+def stop_logged_process(process, log_file, grace=10):
+    """SIGTERM, then SIGKILL after `grace` seconds; closes the process's log file."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    log_file.close()
+
+
 class ChromeDriver:
     """chromedriver on a free loopback port, logging to <workdir>/chromedriver.log."""
 
@@ -276,11 +288,4 @@ class ChromeDriver:
         self.ready = bool(wait_for(ready, 20, 0.2))
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log_file.close()
+        stop_logged_process(self.process, self.log_file)
