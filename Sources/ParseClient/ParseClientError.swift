@@ -21,13 +21,4 @@ public enum ParseClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .cancelled: "cancelled"
         }
     }
-
-    /// Whether this looks like the backend being down or overloaded (as opposed to a refusal).
-    public var isOutage: Bool {
-        switch self {
-        case .unreachable: true
-        case .server(let error): error.httpStatus >= 500 || error.httpStatus == 429
-        default: false
-        }
-    }
 }

@@ -9,7 +9,7 @@ struct ICEAgentTests {
         let pair = try await ICELoopbackPair()
         try await pair.connect(within: .seconds(5))
         for log in [pair.controllingLog, pair.controlledLog] {
-            let events = log.events
+            let events = log.elements
             #expect(!events.localCandidates.isEmpty)
             for line in events.localCandidates {
                 #expect(line.hasPrefix("candidate:"))
@@ -22,8 +22,8 @@ struct ICEAgentTests {
         }
         #expect(pair.trickleErrors.withLock { $0 }.isEmpty)
         // Each side selected the same two transport addresses, seen from opposite ends.
-        let a = try #require(pair.controllingLog.events.selectedPairs.last)
-        let b = try #require(pair.controlledLog.events.selectedPairs.last)
+        let a = try #require(pair.controllingLog.elements.selectedPairs.last)
+        let b = try #require(pair.controlledLog.elements.selectedPairs.last)
         #expect(Self.address(of: a.local) == Self.address(of: b.remote))
         #expect(Self.address(of: a.remote) == Self.address(of: b.local))
         await pair.close()
@@ -89,11 +89,8 @@ struct ICEAgentTests {
 
     @Test func closeWhileCheckingNeitherHangsNorCrashesAndIsIdempotent() async throws {
         let agent = try await ICEAgent(controlling: true, localAddresses: ["127.0.0.1"])
-        let log = ICEEventLog()
-        let pump = Task {
-            for await event in agent.events { log.append(event) }
-            log.finish()
-        }
+        let log = StreamRecorder<ICEEvent>()
+        let pump = log.record(agent.events)
         try await agent.setRemoteCredentials(ufrag: "peer", pwd: "peerpasswordpeerpassword")
         try await agent.startGathering()
         try await log.wait("gathering done") { $0.gatheringDone }
@@ -104,8 +101,8 @@ struct ICEAgentTests {
         try await withTimeout(.seconds(1), "second close()") { await agent.close() }
         await pump.value
         #expect(log.finished)
-        #expect(log.events.states.last == .closed)
-        #expect(log.events.states.allSatisfy { !$0.isConnected })
+        #expect(log.elements.states.last == .closed)
+        #expect(log.elements.states.allSatisfy { !$0.isConnected })
         await #expect(throws: ICEError.closed) { try await agent.startGathering() }
         await #expect(throws: ICEError.closed) { try await agent.send([0]) }
         await #expect(throws: ICEError.closed) { try await agent.restart() }
@@ -133,18 +130,15 @@ struct ICEAgentTests {
             controlling: true, stunServer: STUNServer(host: "127.0.0.1", port: 9),
             turn: TURNServer(host: "127.0.0.1", port: 9, username: "user", password: "secret"),
             localAddresses: ["127.0.0.1"])
-        let log = ICEEventLog()
-        let pump = Task {
-            for await event in agent.events { log.append(event) }
-            log.finish()
-        }
+        let log = StreamRecorder<ICEEvent>()
+        let pump = log.record(agent.events)
         try await agent.startGathering()
         try await log.wait("a host candidate") { !$0.localCandidates.isEmpty }
-        #expect(log.events.localCandidates.allSatisfy { $0.contains("typ host") })
-        #expect(agent.localCandidates == log.events.localCandidates)
+        #expect(log.elements.localCandidates.allSatisfy { $0.contains("typ host") })
+        #expect(agent.localCandidates == log.elements.localCandidates)
         try await withTimeout(.seconds(6), "close() with STUN and TURN configured") { await agent.close() }
         await pump.value
-        #expect(log.events.states.last == .closed)
+        #expect(log.elements.states.last == .closed)
     }
 
     @Test func restartGivesNewCredentialsAndThePairReconnects() async throws {
@@ -152,7 +146,7 @@ struct ICEAgentTests {
         try await pair.connect()
         let before = (pair.controlling.localCredentials, pair.controlled.localCredentials)
         let pairsBefore = (
-            pair.controllingLog.events.selectedPairs.count, pair.controlledLog.events.selectedPairs.count
+            pair.controllingLog.elements.selectedPairs.count, pair.controlledLog.elements.selectedPairs.count
         )
 
         // RFC 8445 §9: both sides restart (libnice: before the new remote credentials are set).

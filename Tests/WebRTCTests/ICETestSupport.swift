@@ -58,81 +58,6 @@ private final class ContinuationSlot<T: Sendable>: Sendable {
     }
 }
 
-/// Everything one agent reported, with waits on conditions over it (woken by each new event, not polled).
-final class ICEEventLog: Sendable {
-    private struct Waiter {
-        let id: Int
-        let condition: @Sendable ([ICEEvent]) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
-    }
-    private struct State {
-        var events: [ICEEvent] = []
-        var finished = false
-        var waiters: [Waiter] = []
-        var nextID = 0
-    }
-    private let state = Mutex(State())
-
-    var events: [ICEEvent] { state.withLock { $0.events } }
-    var finished: Bool { state.withLock { $0.finished } }
-
-    func append(_ event: ICEEvent) {
-        let ready = state.withLock { state in
-            state.events.append(event)
-            return Self.takeSatisfied(&state)
-        }
-        for waiter in ready { waiter.continuation.resume() }
-    }
-
-    func finish() {
-        let all = state.withLock { state in
-            state.finished = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in all { waiter.continuation.resume() }
-    }
-
-    /// Returns once `condition` holds over the events so far (or the log finished, or the task was cancelled).
-    func until(_ condition: @escaping @Sendable ([ICEEvent]) -> Bool) async {
-        let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let done = state.withLock { state in
-                    if state.finished || condition(state.events) || Task.isCancelled { return true }
-                    state.waiters.append(Waiter(id: id, condition: condition, continuation: continuation))
-                    return false
-                }
-                if done { continuation.resume() }
-            }
-        } onCancel: {
-            let cancelled = state.withLock { state in
-                let index = state.waiters.firstIndex { $0.id == id }
-                return index.map { state.waiters.remove(at: $0) }
-            }
-            cancelled?.continuation.resume()
-        }
-    }
-
-    /// `until` with a deadline; throws `ICETestTimeout` (and the condition is rechecked by the caller).
-    func wait(
-        _ what: String, within limit: Duration = .seconds(10), _ condition: @escaping @Sendable ([ICEEvent]) -> Bool
-    ) async throws {
-        try await withTimeout(limit, what) { await self.until(condition) }
-        guard condition(events) else { throw ICETestTimeout(what: what + " (event stream ended)") }
-    }
-
-    private static func takeSatisfied(_ state: inout State) -> [Waiter] {
-        let events = state.events
-        let ready = state.waiters.filter { $0.condition(events) }
-        state.waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
-        return ready
-    }
-}
-
 extension [ICEEvent] {
     var states: [ICEConnectionState] { compactMap { if case .stateChanged(let s) = $0 { s } else { nil } } }
     var localCandidates: [String] { compactMap { if case .localCandidate(let c) = $0 { c } else { nil } } }
@@ -148,8 +73,8 @@ extension [ICEEvent] {
 final class ICELoopbackPair: Sendable {
     let controlling: ICEAgent
     let controlled: ICEAgent
-    let controllingLog = ICEEventLog()
-    let controlledLog = ICEEventLog()
+    let controllingLog = StreamRecorder<ICEEvent>()
+    let controlledLog = StreamRecorder<ICEEvent>()
     /// Candidates the peer rejected while trickling (must stay empty).
     let trickleErrors = Mutex<[ICEError]>([])
 
@@ -185,22 +110,18 @@ final class ICELoopbackPair: Sendable {
         await controlled.close()
     }
 
-    /// Forwards each event into `log`, trickling candidates and end-of-candidates to `peer`.
-    private func pump(from agent: ICEAgent, into log: ICEEventLog, peer: ICEAgent) {
-        Task {
-            for await event in agent.events {
-                do throws(ICEError) {
-                    switch event {
-                    case .localCandidate(let line): try await peer.addRemoteCandidate(line)
-                    case .gatheringDone: try await peer.remoteGatheringDone()
-                    case .stateChanged, .selectedPair: break
-                    }
-                } catch {
-                    if error != .closed { trickleErrors.withLock { $0.append(error) } }
+    /// Records each event into `log`, trickling candidates and end-of-candidates to `peer` first.
+    private func pump(from agent: ICEAgent, into log: StreamRecorder<ICEEvent>, peer: ICEAgent) {
+        log.record(agent.events) { event in
+            do throws(ICEError) {
+                switch event {
+                case .localCandidate(let line): try await peer.addRemoteCandidate(line)
+                case .gatheringDone: try await peer.remoteGatheringDone()
+                case .stateChanged, .selectedPair: break
                 }
-                log.append(event)
+            } catch {
+                if error != .closed { self.trickleErrors.withLock { $0.append(error) } }
             }
-            log.finish()
         }
     }
 }

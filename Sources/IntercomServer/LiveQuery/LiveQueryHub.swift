@@ -39,8 +39,6 @@ actor LiveQueryHub {
         self.resolveSession = resolveSession
     }
 
-    var clientCount: Int { clients.count }
-
     /// A new socket: its client id and the frames to send it, in order. The stream ends when the hub drops
     /// the client (it fell `outboxLimit` frames behind).
     func register() -> (clientId: String, outbox: AsyncStream<String>) {
