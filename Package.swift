@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // ── C libraries from Debian 12 ───────────────────────────────────────────────────────────
@@ -93,6 +95,9 @@ let package = Package(
                 "ControlsCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // The self-hosted backend: Parse-compatible subset, LiveQuery, signaling, web caller.
@@ -163,8 +168,9 @@ let package = Package(
             name: "ParseClientTests",
             dependencies: [
                 "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
-                "CallCore", "IntercomTestSupport",
+                "CallCore", "GPIO", "ControlsCore", "WebRTCCore", "IntercomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

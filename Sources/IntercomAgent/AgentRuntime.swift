@@ -13,7 +13,8 @@ import GPIO
 /// Today: the state directory and device identity, the backend login, presence (`ActiveUsers` row with
 /// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row), the call
 /// (state machine, signaling room, WebRTC media from the shared encoder pipeline) and the systemd
-/// protocol, and the buttons, LEDs and door relay when `[gpio]` is configured. The microphone and speaker
+/// protocol, the metrics port (`/metrics`, `/health`), and the buttons, LEDs and door relay when `[gpio]` is
+/// configured. The microphone and speaker
 /// join this group as their issue lands.
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
@@ -48,7 +49,8 @@ public struct AgentRuntime: Sendable {
         let (policy, unsupported) = CallPolicy.from(configuration.call)
         for setting in unsupported { logger.warning("not supported yet: \(setting)") }
         logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), 440 Hz test tone as the microphone")
-        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), logger: logger)
+        let metrics = AgentMetrics()
+        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), metrics: metrics, logger: logger)
         var faults: [String] = []
         var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
         if let gpio = configuration.gpio {
@@ -64,8 +66,9 @@ public struct AgentRuntime: Sendable {
         let indicators: any CallIndicators = controls.map { GPIOIndicators(outputs: $0.outputs, logger: logger) }
             ?? NoIndicators()
         let coordinator = CallCoordinator(
-            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger),
-            indicators: indicators, status: status, deviceTitle: configuration.identity.title, logger: logger)
+            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, metrics: metrics, logger: logger),
+            indicators: indicators, status: status, deviceTitle: configuration.identity.title, metrics: metrics,
+            logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls, faults: faults)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
@@ -76,6 +79,10 @@ public struct AgentRuntime: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: notify), .init(service: presence), .init(service: intake), .init(service: calls),
         ]
+        if configuration.metrics.enabled {
+            services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
+                                                          status: status, logger: logger)))
+        }
         if let controls {
             services.append(.init(service: ControlsService(coordinator: coordinator, outputs: controls.outputs,
                                                            buttons: controls.buttons, logger: logger)))

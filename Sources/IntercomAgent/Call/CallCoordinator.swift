@@ -15,6 +15,7 @@ public actor CallCoordinator {
     private let indicators: any CallIndicators
     private let status: AgentStatusBoard?
     private let deviceTitle: String
+    private let metrics: AgentMetrics?
     private let logger: Logger
 
     /// What the machine does not keep: the rows' tokens and URLs, the open rooms, their peers and media.
@@ -42,13 +43,14 @@ public actor CallCoordinator {
 
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
-                logger: Logger) {
+                metrics: AgentMetrics? = nil, logger: Logger) {
         machine = CallStateMachine(policy: policy)
         self.session = session
         self.mediaFactory = mediaFactory
         self.indicators = indicators
         self.status = status
         self.deviceTitle = deviceTitle
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -185,6 +187,7 @@ public actor CallCoordinator {
                 "session": "\(summary.sessionID ?? "-")", "ringToAnswer": "\(summary.ringToAnswer.map { "\($0)" } ?? "-")",
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
             ])
+            metrics?.callEnded(summary)
         case .reportState(let text):
             await status?.setCallState(text)
         }

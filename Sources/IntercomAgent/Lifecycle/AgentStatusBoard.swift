@@ -1,6 +1,6 @@
 import ParseWire
 
-/// What the agent is doing, in one place: the systemd `STATUS=` line and (later) metrics read it.
+/// What the agent is doing, in one place: the systemd `STATUS=` line, `/health` and `/metrics` read it.
 public actor AgentStatusBoard {
     public private(set) var registered = false
     public private(set) var liveQueryUp = false
@@ -22,11 +22,33 @@ public actor AgentStatusBoard {
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
     public func countCall() { callsReceived += 1 }
 
+    public var snapshot: AgentStatusSnapshot {
+        AgentStatusSnapshot(registered: registered, liveQueryUp: liveQueryUp, callsReceived: callsReceived,
+                            callState: callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle", line: line)
+    }
+
     /// e.g. `idle, Gate 3 (LiveQuery up, 2 calls)` or `offline, Gate 3 (backend unreachable)`.
     public var line: String {
         guard registered else { return "offline, \(title) (backend unreachable)" }
         let intake = liveQueryUp ? "LiveQuery up" : "polling for calls"
         let doing = callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle"
         return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s"))"
+    }
+}
+
+/// The board at one instant, for readers outside the actor.
+public struct AgentStatusSnapshot: Sendable, Equatable {
+    public var registered: Bool
+    public var liveQueryUp: Bool
+    public var callsReceived: Int
+    public var callState: String
+    public var line: String
+
+    public init(registered: Bool, liveQueryUp: Bool, callsReceived: Int, callState: String, line: String) {
+        self.registered = registered
+        self.liveQueryUp = liveQueryUp
+        self.callsReceived = callsReceived
+        self.callState = callState
+        self.line = line
     }
 }

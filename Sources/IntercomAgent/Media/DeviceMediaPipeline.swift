@@ -40,9 +40,11 @@ public final class DeviceMediaPipeline: Sendable {
     private let encodedCount = Atomic<Int>(0)
     private let capturedCount = Atomic<Int>(0)
     private let logger: Logger
+    private let metrics: AgentMetrics?
 
-    public init(settings: Settings, logger: Logger) {
+    public init(settings: Settings, metrics: AgentMetrics? = nil, logger: Logger) {
         self.settings = settings
+        self.metrics = metrics
         self.logger = logger
         targetKbps = Atomic(settings.bitrateKbps)
         let force = KeyframeFlag()
@@ -102,7 +104,10 @@ public final class DeviceMediaPipeline: Sendable {
                 let target = targetKbps.load(ordering: .relaxed)
                 if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
                 let force = forceKeyframe.exchange(false, ordering: .relaxed) || subscriberRequests.take()
-                for encoded in try encoder.encode(frame, forceKeyframe: force) {
+                let encodeStart = ContinuousClock.now
+                let packets = try encoder.encode(frame, forceKeyframe: force)
+                metrics?.frameEncoded(in: ContinuousClock.now - encodeStart)
+                for encoded in packets {
                     encodedCount.add(1, ordering: .relaxed)
                     video.publish(encoded)
                 }

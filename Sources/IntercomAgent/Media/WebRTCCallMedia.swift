@@ -11,15 +11,17 @@ import WebRTC
 /// it was handed; candidates trickle both ways through the signaling room.
 public struct WebRTCCallMediaFactory: CallMediaFactory {
     let pipeline: DeviceMediaPipeline
+    let metrics: AgentMetrics?
     let logger: Logger
 
-    public init(pipeline: DeviceMediaPipeline, logger: Logger) {
+    public init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics? = nil, logger: Logger) {
         self.pipeline = pipeline
+        self.metrics = metrics
         self.logger = logger
     }
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
-        WebRTCCallMedia(pipeline: pipeline, logger: logger)
+        WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger)
     }
 }
 
@@ -31,9 +33,14 @@ final class WebRTCCallMedia: CallMediaSession {
     private let early = Mutex<[SignalPayload]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let callerAudio = AudioLevelMeter()
+    private let metrics: AgentMetrics?
+    private let peerMetrics: PeerMetrics?
+    private let videoSubscription = Mutex<EncodedFrameSubscription?>(nil)
 
-    init(pipeline: DeviceMediaPipeline, logger: Logger) {
+    init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger) {
         self.pipeline = pipeline
+        self.metrics = metrics
+        peerMetrics = metrics?.peer(peer)
         self.logger = logger
     }
 
@@ -72,8 +79,11 @@ final class WebRTCCallMedia: CallMediaSession {
 
     func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
+        peerMetrics?.close()
         guard let peer = connection.withLock({ $0 }) else { return }
         let statistics = await peer.statistics
+        metrics?.peerEnded(bytesSent: statistics.bytesSent,
+                           framesDropped: UInt64(videoSubscription.withLock { $0?.droppedCount ?? 0 }) + statistics.videoFramesSkipped)
         let heard = callerAudio.takeSecond()
         logger.info("call media ended", metadata: [
             "videoFramesSent": "\(statistics.videoFramesSent)", "audioPacketsSent": "\(statistics.audioPacketsSent)",
@@ -100,6 +110,8 @@ final class WebRTCCallMedia: CallMediaSession {
                        state: @escaping @Sendable (Bool) async -> Void) {
         let pipeline = self.pipeline
         let logger = self.logger
+        let metrics = self.metrics, peerMetrics = self.peerMetrics
+        let started = ContinuousClock.now
         let events = Task {
             var reportedUp = false
             for await event in peer.events {
@@ -120,19 +132,33 @@ final class WebRTCCallMedia: CallMediaSession {
                     } else if now == .failed || now == .closed {
                         await state(false)
                     }
-                case .receptionReport:
-                    continue
+                case .receptionReport(_, let block):
+                    peerMetrics?.received(block)
                 }
             }
         }
         var running = [events]
+        if let peerMetrics {
+            running.append(Task {
+                while !Task.isCancelled {
+                    peerMetrics.sampleBytesSent(await peer.statistics.bytesSent)
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            })
+        }
         if plan.video {
             let subscription = pipeline.video.subscribe(bufferDepth: 4)
+            videoSubscription.withLock { $0 = subscription }
             running.append(Task {
+                var firstSent = false
                 for await frame in subscription.frames {
                     let outgoing = OutgoingVideoFrame(bytes: frame.bytes, rtpTimestamp: frame.rtpTimestamp,
                                                       isKeyframe: frame.isKeyframe)
-                    _ = try? await peer.sendVideo(outgoing)
+                    let sent = (try? await peer.sendVideo(outgoing)) == true
+                    if sent, !firstSent {
+                        firstSent = true
+                        metrics?.firstFrameSent(after: ContinuousClock.now - started)
+                    }
                 }
             })
         }

@@ -4,6 +4,12 @@ public struct MetricsSettings: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 9464
 
+    public init(enabled: Bool = true, host: String = "127.0.0.1", port: Int = 9464) {
+        self.enabled = enabled
+        self.host = host
+        self.port = port
+    }
+
     init(_ reader: ConfigReader?) {
         guard let reader else { return }
         enabled = reader.bool("enabled") ?? enabled

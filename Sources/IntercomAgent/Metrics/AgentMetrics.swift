@@ -1,0 +1,89 @@
+import CallCore
+import CoreMetrics
+import class Prometheus.PrometheusCollectorRegistry
+import struct Prometheus.PrometheusMetricsFactory
+
+/// The agent's metrics (SYSTEM.md §9), recorded through swift-metrics into its own Prometheus registry so
+/// every agent (and every test) has separate counters: calls by outcome, ring-to-answer and
+/// answer-to-first-frame times, encode time per frame, bytes sent, dropped frames, and per-peer RTT,
+/// loss and bitrate while a call is up. `MetricsService` serves the registry at `/metrics`.
+public final class AgentMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let ringToAnswer: CoreMetrics.Timer
+    private let answerToFirstFrame: CoreMetrics.Timer
+    private let encodeTime: CoreMetrics.Timer
+    private let bytesSent: Counter
+    private let framesDropped: Counter
+    private let activeCalls: Meter
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // A VP8 frame at 640x480 encodes in a few milliseconds; the default buckets start at 5 ms.
+        factory.durationHistogramBuckets["intercom_video_encode_seconds"] = [1, 2, 3, 5, 8, 12, 20, 33, 50, 100]
+            .map { Duration.milliseconds($0) }
+        factory.durationHistogramBuckets["intercom_call_answer_to_first_frame_seconds"] =
+            [25, 50, 100, 150, 200, 300, 500, 1000, 2000, 5000].map { Duration.milliseconds($0) }
+        self.factory = factory
+        ringToAnswer = Timer(label: "intercom_call_ring_to_answer_seconds", factory: factory)
+        answerToFirstFrame = Timer(label: "intercom_call_answer_to_first_frame_seconds", factory: factory)
+        encodeTime = Timer(label: "intercom_video_encode_seconds", factory: factory)
+        bytesSent = Counter(label: "intercom_media_sent_bytes_total", factory: factory)
+        framesDropped = Counter(label: "intercom_video_frames_dropped_total", factory: factory)
+        activeCalls = Meter(label: "intercom_media_peers", factory: factory)
+        // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
+        for outcome in ["answered", "no_answer", "declined", "busy"] {
+            Counter(label: "intercom_calls_total", dimensions: [("direction", "incoming"), ("outcome", outcome)],
+                    factory: factory).increment(by: 0)
+        }
+    }
+
+    /// One finished call: counted by direction and outcome, its ring-to-answer time recorded.
+    public func callEnded(_ summary: CallSummary) {
+        Counter(label: "intercom_calls_total",
+                dimensions: [("direction", "\(summary.direction)"), ("outcome", summary.outcome.metricLabel)],
+                factory: factory).increment()
+        if let ringToAnswer = summary.ringToAnswer { self.ringToAnswer.recordNanoseconds(ringToAnswer.nanoseconds) }
+    }
+
+    /// From the start of a peer's media (the call was answered) to its first video frame sent.
+    public func firstFrameSent(after elapsed: Duration) {
+        answerToFirstFrame.recordNanoseconds(elapsed.nanoseconds)
+    }
+
+    public func frameEncoded(in elapsed: Duration) {
+        encodeTime.recordNanoseconds(elapsed.nanoseconds)
+    }
+
+    /// A peer's media ended: what it sent and how many frames it never got.
+    public func peerEnded(bytesSent: UInt64, framesDropped: UInt64) {
+        self.bytesSent.increment(by: Int64(clamping: bytesSent))
+        self.framesDropped.increment(by: Int64(clamping: framesDropped))
+    }
+
+    /// Gauges for one peer while its media runs; `PeerMetrics.close()` removes them again.
+    public func peer(_ peer: String) -> PeerMetrics {
+        PeerMetrics(peer: peer, factory: factory, peers: activeCalls)
+    }
+
+    /// The Prometheus text exposition of everything above, with the agent's current state folded in.
+    public func exposition(status: AgentStatusSnapshot, temperatureCelsius: Double?) -> [UInt8] {
+        Meter(label: "intercom_registered", factory: factory).set(status.registered ? 1 : 0)
+        Meter(label: "intercom_livequery_up", factory: factory).set(status.liveQueryUp ? 1 : 0)
+        Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
+        if let temperatureCelsius {
+            Meter(label: "intercom_cpu_temperature_celsius", factory: factory).set(temperatureCelsius)
+        }
+        return registry.emitToBuffer()
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating (for swift-metrics timers).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : scaled + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import IntercomConfig
+import Logging
+import ServiceLifecycle
+
+/// The agent's local HTTP port (SYSTEM.md §10, default `127.0.0.1:9464`): `GET /metrics` in the
+/// Prometheus text format and `GET /health` as JSON (200 while registered with the backend, else 503, so a
+/// fleet monitor sees an offline device). A port that cannot be bound is logged and costs only the metrics:
+/// the intercom keeps working.
+public struct MetricsService: Service {
+    let settings: MetricsSettings
+    let metrics: AgentMetrics
+    let status: AgentStatusBoard
+    let logger: Logger
+    let thermalRoot: String
+    let onListening: @Sendable (Int) async -> Void
+
+    public init(settings: MetricsSettings, metrics: AgentMetrics, status: AgentStatusBoard, logger: Logger,
+                thermalRoot: String = "/sys/class/thermal", onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.settings = settings
+        self.metrics = metrics
+        self.status = status
+        self.logger = logger
+        self.thermalRoot = thermalRoot
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let router = Router()
+        let metrics = self.metrics, status = self.status, thermalRoot = self.thermalRoot
+        router.get("metrics") { _, _ in
+            let body = metrics.exposition(status: await status.snapshot,
+                                          temperatureCelsius: CPUTemperature.read(thermalRoot: thermalRoot))
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("health") { _, _ in
+            let snapshot = await status.snapshot
+            let health = HealthReport(snapshot)
+            let body = try JSONEncoder().encode(health)
+            return Response(status: snapshot.registered ? .ok : .serviceUnavailable,
+                            headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        let logger = self.logger, host = settings.host, onListening = self.onListening
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: settings.port), serverName: "intercomd"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("metrics at http://\(host):\(port)/metrics, health at /health")
+                await onListening(port)
+            },
+            logger: logger)
+        do {
+            try await application.run()
+        } catch {
+            logger.error("metrics port \(host):\(settings.port) unavailable; the intercom runs without metrics",
+                         metadata: ["error": "\(error)"])
+            try? await gracefulShutdown()
+        }
+    }
+}
+
+/// `/health`: the agent's state in a few fields (the `status` line is the systemd `STATUS=` text).
+struct HealthReport: Codable, Equatable {
+    var status: String
+    var registered: Bool
+    var liveQuery: Bool
+    var call: String
+    var callsReceived: Int
+    var line: String
+
+    init(_ snapshot: AgentStatusSnapshot) {
+        status = snapshot.registered ? "ok" : "offline"
+        registered = snapshot.registered
+        liveQuery = snapshot.liveQueryUp
+        call = snapshot.callState
+        callsReceived = snapshot.callsReceived
+        line = snapshot.line
+    }
+}
