@@ -100,6 +100,7 @@ export class Call {
     this.muted = false;
     this.cameraOff = false;
     this.lastStats = null;
+    this.timings = {}; // performance.now() of call phases, in stats().timings (rowCreated: the ActiveSessions row exists)
   }
 
   get hasDoor() {
@@ -139,6 +140,7 @@ export class Call {
       this.fail(`Could not place the call: ${e.message}`, false);
       return;
     }
+    this.timings.rowCreated = performance.now();
     this.rowId = row.objectId || null;
     if (this.finished) { this.deleteRow(); return; }
     if (!row.signalURL || !row.subscriberToken) {
@@ -498,7 +500,7 @@ export class Call {
       framesDecoded: 0, framesReceived: 0, framesDropped: 0, frameWidth: 0, frameHeight: 0,
       videoPacketsReceived: 0, audioPacketsReceived: 0, audioPacketsLost: 0, videoPacketsLost: 0,
       framesEncoded: 0, videoPacketsSent: 0, audioPacketsSent: 0, bytesReceived: 0, bytesSent: 0,
-      roundTripTime: null, audioLevel: null,
+      roundTripTime: null, audioLevel: null, timings: { ...this.timings },
     };
     if (!pc) return out;
     const report = await pc.getStats();

@@ -1,0 +1,186 @@
+"""Shared helpers for the Python tests that place calls from the web caller page to a device agent.
+
+Stdlib only. Used by Tests/soak/soak_test.py; the same pieces as in Tests/e2e/demo_call_test.py, kept here
+so that a new test imports them instead of copying them.
+
+Import it from a test with:
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+    import calls
+
+Contents:
+  percentile                 p-th percentile, linear interpolation between closest ranks (numpy's default)
+  LoggedProcess              a child process whose stdout and stderr lines are collected (and written to files)
+  OUTCOME                    regex of the device's one outcome line per call (`call incoming Visitor: answered(…) …`)
+  CALL_PROBE                 page script timing each call from the click on a call button to its first decoded frame
+  call_button, wait_callable, probe, first_frame
+                             drive a WebCallerBrowser (Tests/support/webdriver.py) through calls
+"""
+
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+from webdriver import wait_for
+
+# intercomd's outcome line for a call the device received: group 1 the caller, group 2 the outcome
+# (`answered(…)`, `unanswered(…)`…), without the `session=… setup=…` metadata that follows it.
+OUTCOME = r"call incoming (.+?): (.+?)(?= \w+=|$).*"
+
+# Installed before the page's own scripts (WebCallerBrowser.add_script_on_new_document). From the
+# capture-phase click on a call button, polls window.intercom.stats() every 20 ms inside the page (so
+# WebDriver round trips do not count) and records, in performance.now() milliseconds: clickAt, firstFrameAt
+# (the first stats with framesDecoded > 0) and the page's own phase timings at that moment (stats().timings,
+# e.g. rowCreated: the ActiveSessions row exists, from Sources/IntercomServer/WebCaller/call.js).
+CALL_PROBE = r"""
+(() => {
+  const probe = window.__callProbe = { clickAt: null, firstFrameAt: null, timings: {}, calls: 0 };
+  document.addEventListener('click', (event) => {
+    if (!event.target || !event.target.closest || !event.target.closest('button.call')) return;
+    const started = performance.now();
+    probe.clickAt = started; probe.firstFrameAt = null; probe.timings = {}; probe.calls += 1;
+    const poll = async () => {
+      if (probe.clickAt !== started) return; // a newer click took over
+      try {
+        const s = await window.intercom.stats();
+        if (s && s.framesDecoded > 0) {
+          probe.firstFrameAt = performance.now();
+          probe.timings = s.timings || {};
+          return;
+        }
+      } catch (e) { /* not yet */ }
+      if (performance.now() - started < 30000) setTimeout(poll, 20);
+    };
+    setTimeout(poll, 0); // after the page's own click handler has created the call
+  }, true);
+})();
+"""
+
+
+def percentile(values, p):
+    """Linear interpolation between closest ranks (like numpy's default); nan for no values."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+class LoggedProcess:
+    """A child process with its stdout and stderr collected line by line, each also written to
+    <workdir>/<label>.stdout and <label>.stderr. `mark()` + `find(pattern, since)` look at stderr lines
+    logged after a point; `wait_line` polls for one."""
+
+    def __init__(self, argv, workdir, label, env=None, cwd=None):
+        self.label = label
+        self.argv = argv
+        self.out, self.err = [], []
+        self.lock = threading.Lock()
+        self.stopped = False
+        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or workdir,
+                                        env=env, text=True, bufsize=1, errors="replace")
+        self.pid = self.process.pid
+        self.threads = [
+            threading.Thread(target=self._pump, args=(self.process.stdout, self.out,
+                                                      os.path.join(workdir, f"{label}.stdout")), daemon=True),
+            threading.Thread(target=self._pump, args=(self.process.stderr, self.err,
+                                                      os.path.join(workdir, f"{label}.stderr")), daemon=True),
+        ]
+        for t in self.threads:
+            t.start()
+
+    def _pump(self, stream, lines, path):
+        with open(path, "w", encoding="utf-8") as f:
+            for line in stream:
+                with self.lock:
+                    lines.append(line.rstrip("\n"))
+                f.write(line)
+                f.flush()
+
+    def stderr(self, since=0):
+        with self.lock:
+            return self.err[since:]
+
+    def mark(self):
+        with self.lock:
+            return len(self.err)
+
+    def find(self, pattern, since=0, stdout=False):
+        regex = re.compile(pattern)
+        with self.lock:
+            lines = list(self.out if stdout else self.err[since:])
+        for line in lines:
+            match = regex.search(line)
+            if match:
+                return match
+        return None
+
+    def find_all(self, pattern, since=0, stdout=False):
+        regex = re.compile(pattern)
+        with self.lock:
+            lines = list(self.out if stdout else self.err[since:])
+        return [m for m in (regex.search(line) for line in lines) if m]
+
+    def wait_line(self, pattern, timeout, since=0, stdout=False, interval=0.05):
+        return wait_for(lambda: self.find(pattern, since, stdout), timeout, interval)
+
+    def tail(self, lines=40, stdout=False):
+        with self.lock:
+            return list((self.out if stdout else self.err)[-lines:])
+
+    def stop(self, sig=signal.SIGINT, clean_within=5, kill_after=10):
+        """Sends `sig`, SIGKILL after `kill_after` s. Returns (clean, detail), clean = exit status 0 within
+        `clean_within` s; None if already stopped."""
+        if self.stopped:
+            return None
+        self.stopped = True
+        if self.process.poll() is not None:
+            clean, detail = False, f"exited by itself with status {self.process.returncode}"
+        else:
+            started = time.monotonic()
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(kill_after)
+                took = time.monotonic() - started
+                code = self.process.returncode
+                clean = took <= clean_within and code == 0
+                detail = f"exit status {code} {took:.1f} s after {signal.Signals(sig).name}"
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                clean = False
+                detail = f"still running {kill_after} s after {signal.Signals(sig).name}: killed with SIGKILL"
+        for t in self.threads:
+            t.join(3)
+        return clean, detail
+
+
+def call_button(user_id):
+    """CSS of the call button of a device in the page's nearby list."""
+    return f'#devices button.call[data-user-id="{user_id}"]'
+
+
+def wait_callable(browser, user_id, timeout=15):
+    """Dismisses the last call's banner if shown and waits until the device's call button is enabled."""
+    if browser.visible("#dismiss"):
+        browser.click("#dismiss")
+    css = call_button(user_id)
+    return wait_for(lambda: browser.js("const e = document.querySelector(arguments[0]); return !!e && !e.disabled;",
+                                       css), timeout, 0.05)
+
+
+def probe(browser):
+    """CALL_PROBE's record of the last click (None before the probe is installed)."""
+    return browser.js("return window.__callProbe ? {clickAt: window.__callProbe.clickAt, firstFrameAt: "
+                      "window.__callProbe.firstFrameAt, timings: window.__callProbe.timings, "
+                      "calls: window.__callProbe.calls} : null;")
+
+
+def first_frame(browser, timeout):
+    """Waits for the last clicked call's first decoded frame. Returns the probe record, whose clickAt,
+    firstFrameAt and timings.* are page milliseconds; None if no frame was decoded within `timeout`."""
+    return wait_for(lambda: (lambda p: p if p and p.get("firstFrameAt") else None)(probe(browser)), timeout, 0.05)
