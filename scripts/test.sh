@@ -68,6 +68,10 @@ INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
 stage "end to end: the web caller in headless Chromium calls intercomd demo (auto and button answer, 10-call first-frame benchmark)"
 browser_stage "end-to-end demo call (Chromium)" Tests/e2e/run.sh e2e.log "$bin/intercomd"
 
+stage "soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"
+INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
+    browser_stage "soak: 200 calls (Chromium)" Tests/soak/run.sh soak.log
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Soak + first-frame benchmark: the web caller in headless Chromium places 200 calls back to back to one
+# `intercomd run` (its own process, against its own intercom-server); BENCH lines for row created → first
+# decoded frame over the first 50 calls, SOAK lines for the agent's RSS and open fds after a 20-call warm-up
+# and after the last call. See soak_test.py for the checks and the environment (SOAK_CALLS, SOAK_KEEP…).
+# Usage: Tests/soak/run.sh [--server BIN] [--intercomd BIN]
+# Binaries: the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, else .build/debug/{intercom-server,intercomd}
+# (build: swift build). Needs python3, /usr/bin/chromium and /usr/bin/chromedriver (Debian: apt-get install
+# chromium chromium-driver); a missing one is a failure, never a skip.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "FAIL prerequisites — python3 is not installed" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+exec python3 "$here/soak_test.py" "$@"
