@@ -38,7 +38,7 @@ public enum UnansweredCause: Equatable, Sendable {
     case notAllowed
     /// The device was already ringing or in a call.
     case busy
-    /// Do-not-disturb was on, or switched on while ringing.
+    /// Do-not-disturb was on (or quiet hours refuse calls), or it was switched on while ringing.
     case doNotDisturb
     /// A required device is missing.
     case deviceFault

@@ -62,6 +62,12 @@ public struct CallPolicy: Equatable, Sendable {
         return answerMode
     }
 
+    /// Whether quiet hours refuse calls at the device's local time `time`.
+    public func rejectsCalls(at time: MinuteOfDay) -> Bool {
+        guard let quietHours, quietHours.rejectsCalls else { return false }
+        return quietHours.contains(time)
+    }
+
     /// Whether the allow-list lets this caller ring the device.
     public func allows(callerID: String, callerTitle: String) -> Bool {
         allowCallers.isEmpty || allowCallers.contains(callerID) || allowCallers.contains(callerTitle)

@@ -1,6 +1,6 @@
 extension CallStateMachine {
     /// Triage of a new call row, in this order: duplicate (ignored), expired, not allowed, busy, fault,
-    /// do-not-disturb, then ring. The row is deleted in every case but the duplicate.
+    /// do-not-disturb (the button's, or quiet hours that reject), then ring. The row is deleted in every case but the duplicate.
     ///
     /// The allow-list is checked before busy so a stranger never learns whether the device is in a call.
     /// Do-not-disturb declines with `bye "busy"`: to the caller the device is unavailable, which is true, and
@@ -22,7 +22,7 @@ extension CallStateMachine {
             refuse(call, .busy, bye: bye, at: now, into: &actions)
         } else if !faults.isEmpty {
             refuse(call, .deviceFault, bye: .error, at: now, into: &actions)
-        } else if doNotDisturb {
+        } else if doNotDisturb || policy.rejectsCalls(at: localTime) {
             refuse(call, .doNotDisturb, bye: .busy, at: now, into: &actions)
         } else {
             ring(call, mode: policy.answerMode(at: localTime), at: now, into: &actions)

@@ -19,10 +19,14 @@ import GPIO
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
     public var environment: [String: String]
+    /// Where the `[gpio]` lines live: libgpiod on a board, `SimulatedGPIOBackend` in the demo.
+    public var gpioBackend: any GPIOBackend
 
-    public init(configuration: IntercomConfiguration, environment: [String: String]) {
+    public init(configuration: IntercomConfiguration, environment: [String: String],
+                gpioBackend: any GPIOBackend = LibGPIODBackend()) {
         self.configuration = configuration
         self.environment = environment
+        self.gpioBackend = gpioBackend
     }
 
     public func run() async throws {
@@ -35,7 +39,9 @@ public struct AgentRuntime: Sendable {
 
         let readiness = ReadinessGate(required: ["state", "backend"])
         await readiness.markReady("state")
-        let status = AgentStatusBoard(title: configuration.identity.title)
+        // The geopoint is where "call the nearest <title>" searches from (validated when the config loaded).
+        let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
+        let status = AgentStatusBoard(title: configuration.identity.title, location: location)
         let backend = configuration.backend
         // Two tries per request: the presence and intake loops retry on their own schedule (capped at 8 s).
         let session = BackendSession(settings: backend, identity: identity, store: store, logger: logger,
@@ -46,8 +52,7 @@ public struct AgentRuntime: Sendable {
         let intake = CallIntakeService(
             session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
-        let (policy, unsupported) = CallPolicy.from(configuration.call)
-        for setting in unsupported { logger.warning("not supported yet: \(setting)") }
+        let policy = CallPolicy.from(configuration.call)
         logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), 440 Hz test tone as the microphone")
         let metrics = AgentMetrics()
         let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), metrics: metrics, logger: logger)
@@ -55,7 +60,7 @@ public struct AgentRuntime: Sendable {
         var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
         if let gpio = configuration.gpio {
             do {
-                let backend = LibGPIODBackend()
+                let backend = gpioBackend
                 controls = (try GPIOLineRequests.outputs(gpio, backend: backend, consumer: "intercomd"),
                             try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd"))
             } catch {

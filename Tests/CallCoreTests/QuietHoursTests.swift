@@ -83,4 +83,31 @@ struct QuietHoursTests {
         #expect(harness.machine.state.name == "connecting")
         #expect(harness.mediaStarts() == 1)
     }
+
+    /// `quiet_hours.answer = "reject"`: inside the window a call is refused with `bye busy` (like
+    /// do-not-disturb) and never rings; outside it the day's mode applies.
+    @Test(arguments: [
+        Arrival(time: (23, 30), expectedState: "idle"),
+        Arrival(time: (6, 59), expectedState: "idle"),
+        Arrival(time: (7, 0), expectedState: "connecting"),
+        Arrival(time: (12, 0), expectedState: "connecting"),
+    ])
+    func quietHoursThatReject(_ arrival: Arrival) throws {
+        let quiet = QuietHours(
+            start: try MinuteOfDay(hour: 22, minute: 0), end: try MinuteOfDay(hour: 7, minute: 0),
+            answerMode: .button, rejectsCalls: true)
+        var harness = Harness(CallPolicy(answerMode: .auto, quietHours: quiet))
+        let time = try MinuteOfDay(hour: arrival.time.0, minute: arrival.time.1)
+        harness.send(row(localTime: time), at: 0)
+        harness.send(.partnerJoins, at: 0.5)
+        #expect(harness.machine.state.name == arrival.expectedState)
+        if arrival.expectedState == "idle" {
+            #expect(harness.outcomes() == [.unanswered(.doNotDisturb)])
+            #expect(harness.signals().contains(.bye(.busy)))
+            #expect(harness.mediaStarts() == 0)
+        } else {
+            #expect(harness.outcomes().isEmpty)
+            #expect(harness.mediaStarts() == 1)
+        }
+    }
 }

@@ -38,9 +38,19 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Directory for the demo's database and device state (default: a new temporary one).")
     var directory: String?
 
+    @Option(help: "keyboard: the device's buttons are keys on standard input (a, h, c + Enter); none: no buttons.")
+    var buttons = "keyboard"
+
+    @Option(help: "Whom the call button calls: the nearest signed-in user with this name (e.g. Visitor).")
+    var callName: String?
+
+    @Option(help: "The agent's metrics and health port (HOST:PORT).")
+    var metrics = "127.0.0.1:9464"
+
     func validate() throws {
         guard ["auto", "button", "auto-after"].contains(answer) else { throw ValidationError("--answer: auto, button or auto-after") }
         guard ["auto", "test-pattern"].contains(video) else { throw ValidationError("--video: auto or test-pattern") }
+        guard ["keyboard", "none"].contains(buttons) else { throw ValidationError("--buttons: keyboard or none") }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
             throw ValidationError("--latitude is −90…90 and --longitude −180…180")
         }
@@ -76,18 +86,22 @@ struct DemoCommand: AsyncParsableCommand {
         guard case .valid(let configuration, _) = try ConfigLoader(environment: environment).load(mainPath: configPath) else {
             throw ValidationError("the demo configuration did not validate (\(configPath))")
         }
+        let panel = DemoButtonPanel(logger: logger)
         Terminal.out("""
 
             Intercom demo is running.
               web caller:  http://127.0.0.1:\(boundPort)/
               the device:  "\(title)" at \(latitude), \(longitude), answers \(answer), \
             \(DeviceMediaPipeline.Settings.describe(configuration.video))
+              metrics:     http://\(metrics)/metrics and /health
             Open the web caller in a browser, sign in with a name and a location near the device, and call it.
+            \(buttons == "keyboard" ? DemoButtonPanel.help(callName: callName) : "No buttons (--buttons none).")
             Files: \(workDirectory). Ctrl-C stops both.
 
             """)
+        if buttons == "keyboard" { panel.readKeys() }
         do {
-            try await AgentRuntime(configuration: configuration, environment: environment).run()
+            try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
         } catch {
             await serverGroup.triggerGracefulShutdown()
             throw error
@@ -108,6 +122,12 @@ struct DemoCommand: AsyncParsableCommand {
 
         [call]
         answer = "\(answer)"
+        allow_door_open = true
+        \(callName.map { "[call.target]\ntitle = \"\($0.replacingOccurrences(of: "\"", with: "'"))\"\nradius_km = 50" } ?? "")
+
+        [metrics]
+        listen = "\(metrics)"
+        \(buttons == "keyboard" ? DemoButtonPanel.wiring : "")
 
         [video]
         source = "\(video)"
