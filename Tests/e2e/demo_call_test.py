@@ -13,8 +13,14 @@ stdlib-only client in Tests/support/webdriver.py):
      goes back to idle and its ActiveUsers row is still listed;
   3. benchmark: N calls in a row (call → first decoded frame → hang up), time from the click to the first
      decoded frame, p50/p95 (each call must connect within 10 s);
-  4. `--answer button`: the page rings and keeps ringing (no button is wired here), hangs up after a few
-     seconds, and the device logs the call as unanswered (missed).
+  4. the door: during the call the page's door button makes the device pulse its (simulated) door relay;
+     after the call /metrics counts it (and its first frame, encoded frames) and /health says ok;
+  5. `--answer button`: the page rings and keeps ringing while nobody presses the button, hangs up after a
+     few seconds, and the device logs the call as unanswered (missed); then the accept button (a key on the
+     demo's standard input, which drives its simulated GPIO lines through the real button watcher) answers
+     a ringing call exactly once, a second press changes nothing, and the hangup button ends it;
+  6. the device's call button calls "Visitor": the page rings (incoming), accepts, decodes the device's
+     video, hangs up, and the device logs the outgoing call as answered.
 
 The demo is always stopped with SIGINT (SIGKILL after 10 s); not exiting with status 0 within 5 s is a failure.
 Prints one PASS/FAIL line per check, a BENCH line, and a final `N passed, M failed`; exits non-zero on failure.
@@ -31,6 +37,7 @@ Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN (defaults /usr/bin/chromium, /usr/bi
 import json
 import math
 import os
+import socket
 import re
 import shutil
 import signal
@@ -49,6 +56,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, log,  # noqa: E402
                        missing_browser, wait_for)
+from calls import percentile  # noqa: E402
 
 APP_ID = "intercom"
 DEVICE_TITLE = "Intercom demo"
@@ -140,14 +148,25 @@ def haversine_km(a, b):
     return 2 * 6371 * math.asin(min(1, math.sqrt(h)))
 
 
-def percentile(values, p):
-    """Linear interpolation between closest ranks (like numpy's default)."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    k = (len(ordered) - 1) * p / 100
-    lo, hi = math.floor(k), math.ceil(k)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def scrape(url):
+    """Prometheus text → {"name{labels}": value}; (status, body) for anything that is not a 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            body = response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+    samples = {}
+    for line in body.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return 200, samples
 
 
 class Demo:
@@ -157,13 +176,15 @@ class Demo:
         self.label = label
         self.directory = os.path.join(workdir, f"demo-{label}")
         os.makedirs(self.directory, exist_ok=True)
+        self.metrics_url = f"http://127.0.0.1:{free_port()}"
         self.argv = [binary, "demo", "--port", "0", "--answer", answer, "--video", "test-pattern",
-                     "--directory", self.directory]
+                     "--directory", self.directory, "--metrics", self.metrics_url[len("http://"):],
+                     "--call-name", VISITOR["name"]]
         self.out, self.err = [], []
         self.lock = threading.Lock()
         self.stopped = False
-        self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=workdir,
-                                        text=True, bufsize=1, errors="replace")
+        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd=workdir, text=True, bufsize=1, errors="replace")
         self.threads = [
             threading.Thread(target=self._pump, args=(self.process.stdout, self.out,
                                                       os.path.join(workdir, f"demo-{label}.stdout")), daemon=True),
@@ -180,6 +201,23 @@ class Demo:
                     lines.append(line.rstrip("\n"))
                 f.write(line)
                 f.flush()
+
+    def press(self, key):
+        """A button of the demo's simulated GPIO panel: a, A (long accept), h or c, as a user types them."""
+        self.process.stdin.write(key + "\n")
+        self.process.stdin.flush()
+
+    def metrics(self):
+        return scrape(self.metrics_url + "/metrics")
+
+    def health(self):
+        try:
+            with urllib.request.urlopen(self.metrics_url + "/health", timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+        except OSError as e:
+            return None, str(e)
 
     def stderr(self, since=0):
         with self.lock:
@@ -445,6 +483,8 @@ class Run:
             shutil.copyfile(SCREENSHOT, DOC_SCREENSHOT)
             log(f"  screenshot copied to {DOC_SCREENSHOT}")
 
+        self.open_door(demo)
+
         # Hang up from the page.
         since = demo.mark()
         b.click("#hangup")
@@ -471,10 +511,64 @@ class Run:
         b.click("#refresh")
         still = wait_for(lambda: any(i["id"] == device_id for i in b.js(DEVICE_LIST) or []), 10)
         self.check("[auto] the page's nearby list still shows the device", still)
+        self.scrape_after_call(demo)
 
         self.benchmark(demo, device_id)
         self.redial(demo, device_id)
+        self.answered_calls_counted(demo)
         self.stop_demo(demo)
+
+    def open_door(self, demo):
+        """The page asks the device to open its door; the demo wires a simulated relay and logs its pulse."""
+        b = self.browser
+        since = demo.mark()
+        shown = b.visible("#door")
+        if shown:
+            b.click("#door")
+        opened = demo.wait_line(r"door relay energised.*", 5, since)
+        released = demo.wait_line(r"door relay released", 5, since)
+        self.check("[auto] the page's door button (shown for a device that allows it) pulses the device's door "
+                   "relay for 1 s", shown and opened and released,
+                   f"#door visible {shown}; " + (f"{opened.group(0)}, then released" if opened and released else
+                                                 f"relay energised {bool(opened)}, released {bool(released)}; "
+                                                 f"device log since: {' | '.join(demo.stderr(since)[-4:])}"))
+
+    def scrape_after_call(self, demo):
+        status, samples = demo.metrics()
+        if status != 200:
+            self.check("[auto] /metrics answers", False, f"HTTP {status}: {str(samples)[:200]}")
+            return
+        answered = samples.get('intercom_calls_total{direction="incoming",outcome="answered"}')
+        first_frames = samples.get("intercom_call_answer_to_first_frame_seconds_count")
+        encoded = samples.get("intercom_video_encode_seconds_count")
+        sent = samples.get("intercom_media_sent_bytes_total")
+        self.check("[auto] /metrics counts the answered call, its answer→first-frame time, the encoded frames and "
+                   "the bytes sent", answered == 1 and first_frames == 1 and encoded and encoded > 100
+                   and sent and sent > 100_000,
+                   f"answered {answered}, answer→first frame count {first_frames} (sum "
+                   f"{samples.get('intercom_call_answer_to_first_frame_seconds_sum')} s), frames encoded {encoded}, "
+                   f"bytes sent {sent}, peers now {samples.get('intercom_media_peers')}")
+        # Right after the outcome the device may still be tearing the media down ("ending call with …").
+        seen = []
+
+        def idle():
+            code, health = demo.health()
+            seen.append((code, health))
+            return code == 200 and isinstance(health, dict) and health.get("call") == "idle"
+
+        wait_for(idle, 5, 0.2)
+        code, health = seen[-1]
+        self.check("[auto] /health is 200 with status ok, registered, and idle within 5 s of the call's end",
+                   code == 200 and isinstance(health, dict) and health.get("status") == "ok"
+                   and health.get("registered") is True and health.get("call") == "idle",
+                   f"HTTP {code}: {health} (first answer: {seen[0][1].get('line') if isinstance(seen[0][1], dict) else seen[0]})")
+
+    def answered_calls_counted(self, demo):
+        status, samples = demo.metrics()
+        logged = sum(1 for line in demo.stderr() if re.search(r"call incoming .+?: answered", line))
+        counted = samples.get('intercom_calls_total{direction="incoming",outcome="answered"}') if status == 200 else None
+        self.check("[auto] /metrics counts exactly the answered calls the device logged", counted == logged,
+                   f"intercom_calls_total answered {counted}, outcome lines {logged}")
 
     def benchmark(self, demo, device_id):
         b = self.browser
@@ -598,7 +692,80 @@ class Run:
                    text.startswith("unanswered") and ("bye" in text.lower() or "left" in text.lower()
                                                       or "cancel" in text.lower()),
                    outcome.group(0) if outcome else "no 'call incoming …: <outcome>' line within 15 s")
+        self.accept_button(demo, device_id)
+        self.call_button_rings_page(demo)
         self.stop_demo(demo)
+
+    def accept_button(self, demo, device_id):
+        b = self.browser
+        self.settle()
+        if not self.ready_to_call(device_id):
+            self.check("[button] the accept button answers a ringing call", False,
+                       f"call button not enabled (state {b.state()})")
+            return
+        since = demo.mark()
+        b.click(self.call_button(device_id))
+        ringing = b.wait_state("ringing", 15)
+        time.sleep(1.0)  # a second of ringing, so ring→answer is visibly the button's doing
+        demo.press("a")
+        state = b.wait_state("in-call", 15)
+        first = self.first_frame_ms(10)
+        pressed = demo.wait_line(r"button accept: press", 2, since)
+        self.check("[button] the accept button (simulated GPIO line) answers the ringing call: the page reaches "
+                   "in-call and decodes video", ringing == "ringing" and state == "in-call" and first is not None
+                   and pressed, f"page {ringing} → {state}; first frame "
+                   + (f"{first:.0f} ms after the click" if first is not None else "never")
+                   + f"; device {'logged' if pressed else 'did not log'} the press")
+        offers = sum(1 for d in (self.probe() or {}).get("descriptions") or []
+                     if d["side"] == "remote" and d["type"] == "offer")
+        demo.press("a")  # a second press during the call
+        time.sleep(1.5)
+        again = sum(1 for d in (self.probe() or {}).get("descriptions") or []
+                    if d["side"] == "remote" and d["type"] == "offer")
+        early = self.outcome(demo, since, 0)
+        self.check("[button] one offer for the answer, and a second accept press during the call changes nothing",
+                   offers == 1 and again == 1 and b.state() == "in-call" and not early,
+                   f"offers {offers} then {again}, page {b.state()}" + (f"; device logged {early.group(0)}" if early else ""))
+        demo.press("h")
+        state = b.wait_state(TERMINAL_OR_IDLE, 10)
+        outcome = self.outcome(demo, since, 10)
+        text = outcome.group(0) if outcome else ""
+        ring = re.search(r'ringToAnswer="([\d.]+) seconds"', text)
+        self.check("[button] the hangup button ends the call: the page ends, the device logs it answered and "
+                   "ended by its hangup, ring→answer ≥ 1 s", state in TERMINAL_OR_IDLE
+                   and "answered" in text and "localHangup" in text and ring and float(ring.group(1)) >= 1.0,
+                   f"page {state} ({b.text('#call-status')!r}); device: {text or 'no outcome line'}")
+
+    def call_button_rings_page(self, demo):
+        """The device's call button calls "Visitor" (demo --call-name): the page rings, accepts, sees video."""
+        b = self.browser
+        self.settle()
+        if b.visible("#dismiss"):
+            b.click("#dismiss")
+        since = demo.mark()
+        demo.press("c")
+        state = b.wait_state("incoming", 15)
+        title = b.text("#incoming-title")
+        self.check("[button] the device's call button makes the page ring with the device's name",
+                   state == "incoming" and title == DEVICE_TITLE,
+                   f"page state {state}, incoming title {title!r}; device: "
+                   + " | ".join(line for line in demo.stderr(since)[-4:]))
+        if state != "incoming":
+            return
+        b.click("#accept")
+        state = b.wait_state("in-call", 15)
+        frames = wait_for(lambda: (b.stats() or {}).get("framesDecoded", 0) > 10, 10)
+        self.check("[button] the page accepts the device's call and decodes its video", state == "in-call" and frames,
+                   f"page state {state}, stats {json.dumps({k: (b.stats() or {}).get(k) for k in ('framesDecoded', 'audioPacketsReceived')})}")
+        b.click("#hangup")
+        state = b.wait_state(TERMINAL_OR_IDLE, 10)
+        outcome = demo.wait_line(r"call outgoing (.+?): (.+?)(?= \w+=|$).*", 15, since)
+        self.check("[button] hanging up on the page ends it; the device logs its outgoing call as answered",
+                   state in TERMINAL_OR_IDLE and outcome and outcome.group(1) == VISITOR["name"]
+                   and outcome.group(2).startswith("answered"),
+                   f"page {state}; device: {outcome.group(0) if outcome else 'no call outgoing outcome line'}")
+        if outcome:
+            self.outcome_at = time.monotonic()
 
     def run(self):
         missing = []
