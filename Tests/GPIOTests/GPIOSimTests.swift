@@ -2,50 +2,17 @@ import ControlsCore
 import Foundation
 import GPIO
 import IntercomPlatform
+import IntercomTestSupport
 import Testing
-
-/// The kernel's gpio-sim chip, as the QEMU harness (Tests/hardware/harness.sh) creates it: lines named GPIO17,
-/// GPIO27, GPIO22, GPIO23, GPIO24, GPIO25 at offsets 0…5. Writing `pull-up`/`pull-down` to a line's `pull`
-/// attribute plays the external button; reading `value` shows what a consumer drives on an output.
-enum GPIOSim {
-    static let platformDirectory = "/sys/devices/platform/gpio-sim.0"
-
-    static var chipDirectory: String? {
-        (try? FileManager.default.contentsOfDirectory(atPath: platformDirectory))?
-            .first { $0.hasPrefix("gpiochip") }
-            .map { "\(platformDirectory)/\($0)" }
-    }
-
-    static var isAvailable: Bool { chipDirectory != nil }
-
-    static func attribute(_ name: String, offset: Int) -> String? {
-        chipDirectory.map { "\($0)/sim_gpio\(offset)/\(name)" }
-    }
-
-    /// Plays the world outside: `pull-down` is a button to ground pressed, `pull-up` released.
-    static func pull(_ direction: String, offset: Int) throws {
-        guard let path = attribute("pull", offset: offset) else { throw Unavailable() }
-        try direction.write(toFile: path, atomically: false, encoding: .utf8)
-    }
-
-    /// The level a consumer drives on an output line (0 or 1).
-    static func value(offset: Int) -> Int? {
-        guard let path = attribute("value", offset: offset),
-              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    struct Unavailable: Error {}
-}
 
 /// Real-kernel GPIO tests. They run inside the QEMU harness stage of scripts/test.sh (`harness.sh run --
 /// …xctest --filter GPIOSimTests`); the host stage skips them by name because the host has no gpio-sim.
 @Suite("libgpiod backend against the kernel's gpio-sim (QEMU harness)", .serialized,
-       .enabled(if: GPIOSim.isAvailable, "needs the gpio-sim chip: run inside Tests/hardware/harness.sh"))
+       .enabled(if: GPIOSim.harness.isAvailable, "needs the gpio-sim chip: run inside Tests/hardware/harness.sh"))
 struct GPIOSimTests {
     @Test("an active-low button with pull-up: each simulated press gives exactly one press and one release")
     func buttonPresses() async throws {
-        try GPIOSim.pull("pull-up", offset: 0)
+        try GPIOSim.harness.pull("pull-up", offset: 0)
         let line = try LibGPIODBackend().requestInput(GPIOLineRequest(address: .named("GPIO17"), bias: .pullUp, activeLow: true))
         let watcher = ButtonWatcher(name: "accept", line: line, timing: .plain)
         let reports = Task {
@@ -55,9 +22,9 @@ struct GPIOSimTests {
         }
         MonotonicClock.sleep(for: .milliseconds(100))
         for _ in 0..<5 {
-            try GPIOSim.pull("pull-down", offset: 0)
+            try GPIOSim.harness.pull("pull-down", offset: 0)
             MonotonicClock.sleep(for: .milliseconds(120))
-            try GPIOSim.pull("pull-up", offset: 0)
+            try GPIOSim.harness.pull("pull-up", offset: 0)
             MonotonicClock.sleep(for: .milliseconds(120))
         }
         watcher.stop()
@@ -77,23 +44,23 @@ struct GPIOSimTests {
         let outputs = ControlOutputs(status: status, ringing: ringing, door: door, doorTiming: timing)
         outputs.show(.inCall)
         MonotonicClock.sleep(for: .milliseconds(150))
-        #expect(GPIOSim.value(offset: 3) == 1)
-        #expect(GPIOSim.value(offset: 4) == 1)
-        #expect(GPIOSim.value(offset: 5) == 0)
+        #expect(GPIOSim.harness.value(offset: 3) == 1)
+        #expect(GPIOSim.harness.value(offset: 4) == 1)
+        #expect(GPIOSim.harness.value(offset: 5) == 0)
         guard case .accepted = outputs.pulseDoor() else {
             Issue.record("the door pulse must be accepted")
             return
         }
         MonotonicClock.sleep(for: .milliseconds(100))
-        #expect(GPIOSim.value(offset: 5) == 1)
+        #expect(GPIOSim.harness.value(offset: 5) == 1)
         MonotonicClock.sleep(for: .milliseconds(400))
-        #expect(GPIOSim.value(offset: 5) == 0)
+        #expect(GPIOSim.harness.value(offset: 5) == 0)
         outputs.stop()
         let deadline = MonotonicClock.now() + .seconds(2)
         while !outputs.hasFinished, MonotonicClock.now() < deadline { MonotonicClock.sleep(for: .milliseconds(10)) }
         #expect(outputs.hasFinished)
-        #expect(GPIOSim.value(offset: 3) == 0)
-        #expect(GPIOSim.value(offset: 4) == 0)
+        #expect(GPIOSim.harness.value(offset: 3) == 0)
+        #expect(GPIOSim.harness.value(offset: 4) == 0)
         // Released: the line can be claimed again at once.
         let again = try backend.requestOutput(GPIOLineRequest(address: .named("GPIO23")), initiallyActive: false)
         again.release()

@@ -63,6 +63,9 @@ mount -t tmpfs -o mode=1777 tmpfs /host/tmp || fail "mount /host/tmp"
 mount -t tmpfs tmpfs /host/run
 mount -t tmpfs -o mode=1777 tmpfs /host/var/tmp
 
+# Loopback: tests run the server in-process and talk to it over 127.0.0.1 (the kernel leaves lo down).
+ip link set lo up || fail "loopback up"
+
 for node in /dev/video0 /dev/snd/controlC0 /dev/gpiochip0; do
     [ -e "$node" ] || fail "missing $node"
 done
