@@ -168,7 +168,7 @@ let package = Package(
             name: "ParseClientTests",
             dependencies: [
                 "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
-                "CallCore", "GPIO", "ControlsCore", "WebRTCCore", "IntercomTestSupport",
+                "CallCore", "GPIO", "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

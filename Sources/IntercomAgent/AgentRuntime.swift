@@ -53,9 +53,11 @@ public struct AgentRuntime: Sendable {
             session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
-        logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), 440 Hz test tone as the microphone")
+        let (microphone, speaker) = DeviceMediaPipeline.Settings.endpoints(configuration.audio)
+        logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), \(microphone), \(speaker)")
         let metrics = AgentMetrics()
-        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video), metrics: metrics, logger: logger)
+        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
+                                           logger: logger)
         var faults: [String] = []
         var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
         if let gpio = configuration.gpio {

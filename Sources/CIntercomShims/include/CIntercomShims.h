@@ -6,3 +6,4 @@
 #include "CIntercomShims_net.h"
 #include "CIntercomShims_dtls.h"
 #include "CIntercomShims_nice.h"
+#include "CIntercomShims_alsa.h"

@@ -5,7 +5,7 @@ import Media
 extension DeviceMediaPipeline.Settings {
     /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto` (the test
     /// pattern when the board has none), the test pattern, or a looping `.y4m` file.
-    public static func from(_ video: VideoSettings, devicesDirectory: String = "/dev") -> Self {
+    public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
         let camera: String? = switch video.source {
         case .device(let path): path
@@ -20,8 +20,19 @@ extension DeviceMediaPipeline.Settings {
         } else {
             make = { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) }
         }
-        return Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
-                    minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+        var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
+                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+        (settings.microphone, settings.speaker) = endpoints(audio)
+        return settings
+    }
+
+    /// `[audio]` as the pipeline's microphone and speaker: `capture = "tone"` is the test tone,
+    /// `playback = "none"` plays nothing, `enabled = false` means silence and no speaker.
+    public static func endpoints(_ audio: AudioSettings) -> (MicrophoneSource, SpeakerSink) {
+        guard audio.enabled else { return (.silence, .none) }
+        let microphone: MicrophoneSource = audio.capture == "tone" ? .testTone : .alsa(device: audio.capture)
+        let speaker: SpeakerSink = audio.playback == "none" ? .none : .alsa(device: audio.playback)
+        return (microphone, speaker)
     }
 
     /// What `from(_:)` films, for the log.

@@ -4,9 +4,10 @@ import Logging
 import Media
 import Synchronization
 
-/// The device's one encoder pair (SYSTEM.md §5): a video source → VP8 on one thread, a 440 Hz tone →
-/// Opus on another (blocking codec calls and pacing sleeps stay off the cooperative pool). Video reaches
-/// every peer through `EncodedFrameBroadcaster` without a copy per peer; audio through `AudioFanOut`.
+/// The device's one encoder pair (SYSTEM.md §5): a video source → VP8 on one thread, the microphone (or
+/// a test tone) → Opus on another (blocking capture, codec calls and pacing sleeps stay off the cooperative
+/// pool). Video reaches every peer through `EncodedFrameBroadcaster` without a copy per peer; audio through
+/// `AudioFanOut`. The caller's voice goes the other way, to `speaker`.
 public final class DeviceMediaPipeline: Sendable {
     public struct Settings: Sendable {
         public var width = 640
@@ -14,6 +15,8 @@ public final class DeviceMediaPipeline: Sendable {
         public var fps = 30
         public var bitrateKbps = 800
         public var minimumBitrateKbps = 150
+        public var microphone: MicrophoneSource = .testTone
+        public var speaker: SpeakerSink = .none
         /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
         public var makeSource: @Sendable () -> any VideoSource
 
@@ -33,6 +36,7 @@ public final class DeviceMediaPipeline: Sendable {
     public let settings: Settings
     public let video: EncodedFrameBroadcaster
     public let audio = AudioFanOut()
+    public let speaker: SpeakerPlayout
     /// The VP8 target the encoder thread applies when it changes (REMB-driven, the lowest peer's).
     public let targetKbps: Atomic<Int>
     private let forceKeyframe = Atomic<Bool>(true)
@@ -46,6 +50,7 @@ public final class DeviceMediaPipeline: Sendable {
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
+        speaker = SpeakerPlayout(sink: settings.speaker, metrics: metrics, logger: logger)
         targetKbps = Atomic(settings.bitrateKbps)
         let force = KeyframeFlag()
         video = EncodedFrameBroadcaster(onKeyframeRequest: { force.set() })
@@ -136,10 +141,22 @@ public final class DeviceMediaPipeline: Sendable {
     private func encodeAudio() {
         do {
             let encoder = try OpusEncoder(configuration: OpusConfiguration())
-            var tone = ToneGenerator(frequency: 440, amplitude: 0.3, sampleRate: 48_000, channels: 1)
+            let samples = encoder.configuration.samplesPerFrame
+            if case .alsa(let device, let configurationText) = settings.microphone {
+                let microphone = MicrophoneCapture(device: device, configurationText: configurationText,
+                                                   samplesPerFrame: samples, logger: logger)
+                while !isStopped {
+                    let (pcm, xruns) = microphone.next()
+                    if xruns > 0 { metrics?.audioXruns(xruns, direction: "capture") }
+                    audio.publish(try encoder.encode(pcm))
+                }
+                return
+            }
+            let amplitude = settings.microphone == .testTone ? 0.3 : 0
+            var tone = ToneGenerator(frequency: 440, amplitude: amplitude, sampleRate: 48_000, channels: 1)
             var deadline = MonotonicClock.now()
             while !isStopped {
-                audio.publish(try encoder.encode(tone.next(frames: encoder.configuration.samplesPerFrame)))
+                audio.publish(try encoder.encode(tone.next(frames: samples)))
                 deadline += encoder.configuration.frameDuration
                 MonotonicClock.sleep(until: deadline)
             }

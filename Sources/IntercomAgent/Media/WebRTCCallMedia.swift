@@ -36,6 +36,7 @@ final class WebRTCCallMedia: CallMediaSession {
     private let metrics: AgentMetrics?
     private let peerMetrics: PeerMetrics?
     private let videoSubscription = Mutex<EncodedFrameSubscription?>(nil)
+    private let speakerClaim = Mutex<UInt64?>(nil)
 
     init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger) {
         self.pipeline = pipeline
@@ -79,6 +80,7 @@ final class WebRTCCallMedia: CallMediaSession {
 
     func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
+        if let claim = speakerClaim.withLock({ $0 }) { pipeline.speaker.release(claim) }
         peerMetrics?.close()
         guard let peer = connection.withLock({ $0 }) else { return }
         let statistics = await peer.statistics
@@ -167,13 +169,18 @@ final class WebRTCCallMedia: CallMediaSession {
             running.append(Task {
                 for await packet in packets { _ = try? await peer.sendAudio(packet) }
             })
-            // The caller's voice: decoded (so a broken stream shows), measured, and logged at the end.
+            // The caller's voice: decoded (so a broken stream shows), measured, logged at the end, and played
+            // on the speaker when this peer has it.
             let meter = callerAudio
+            let speaker = pipeline.speaker
+            let claim = speaker.claim()
+            speakerClaim.withLock { $0 = claim }
             running.append(Task {
                 guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
                 for await item in peer.receivedMedia {
                     guard case .audio(let packet) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
                     meter.add(pcm)
+                    if let claim { speaker.enqueue(pcm, claim: claim) }
                 }
             })
         }

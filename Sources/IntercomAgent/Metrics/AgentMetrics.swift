@@ -33,6 +33,7 @@ public final class AgentMetrics: Sendable {
         framesDropped = Counter(label: "intercom_video_frames_dropped_total", factory: factory)
         activeCalls = Meter(label: "intercom_media_peers", factory: factory)
         // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
+        for direction in ["capture", "playback"] { audioXruns(0, direction: direction) }
         for outcome in ["answered", "no_answer", "declined", "busy"] {
             Counter(label: "intercom_calls_total", dimensions: [("direction", "incoming"), ("outcome", outcome)],
                     factory: factory).increment(by: 0)
@@ -60,6 +61,12 @@ public final class AgentMetrics: Sendable {
     public func peerEnded(bytesSent: UInt64, framesDropped: UInt64) {
         self.bytesSent.increment(by: Int64(clamping: bytesSent))
         self.framesDropped.increment(by: Int64(clamping: framesDropped))
+    }
+
+    /// ALSA over- or underruns (`direction` capture or playback), each recovered with `snd_pcm_recover`.
+    public func audioXruns(_ count: Int, direction: String) {
+        Counter(label: "intercom_audio_xruns_total", dimensions: [("direction", direction)], factory: factory)
+            .increment(by: count)
     }
 
     /// Gauges for one peer while its media runs; `PeerMetrics.close()` removes them again.

@@ -1,10 +1,17 @@
-/// `[audio]`: ALSA devices for the microphone and the speaker.
+/// `[audio]`: ALSA devices for the microphone and the speaker (`capture = "tone"`: a 440 Hz test tone;
+/// `playback = "none"`: the caller is not played).
 public struct AudioSettings: Sendable, Equatable {
     public var enabled = true
     public var capture = "default"
     public var playback = "default"
     public var sampleRate = 48_000
     public var echoCancellation = false
+
+    public init(enabled: Bool = true, capture: String = "default", playback: String = "default") {
+        self.enabled = enabled
+        self.capture = capture
+        self.playback = playback
+    }
 
     init(_ reader: ConfigReader?) {
         guard let reader else { return }

@@ -1,4 +1,5 @@
 import CALSA
+import CIntercomShims
 import Glibc
 
 /// One open ALSA PCM in blocking read/write mode (`snd_pcm_open`, hw/sw params, `snd_pcm_readi` /
@@ -30,6 +31,7 @@ public final class ALSAPCMStream {
     public init(
         _ direction: Direction, configuration: ALSAStreamConfiguration, configurationText: String? = nil
     ) throws(ALSAError) {
+        _ = Self.quietLibrary
         let device = configuration.device
         var handle: OpaquePointer?
         if let configurationText {
@@ -59,6 +61,9 @@ public final class ALSAPCMStream {
     }
 
     deinit { snd_pcm_close(pcm) }
+
+    /// alsa-lib's own stderr messages are dropped once per process: the thrown `ALSAError` says the same.
+    private static let quietLibrary: Void = CIntercomShims_snd_lib_error_silence()
 
     /// Blocks until `buffer` (whole interleaved frames) is full; returns the frames read, which is fewer
     /// only when the stream ended (a `file` PCM running out of input).

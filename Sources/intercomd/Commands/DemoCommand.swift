@@ -44,6 +44,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Whom the call button calls: the nearest signed-in user with this name (e.g. Visitor).")
     var callName: String?
 
+    @Option(help: "The microphone: tone (a 440 Hz test tone) or an ALSA capture device (default, hw:1,0, …).")
+    var microphone = "tone"
+
+    @Option(help: "Where the caller's voice plays: none, or an ALSA playback device (default, hw:0,0, …).")
+    var speaker = "none"
+
     @Option(help: "The agent's metrics and health port (HOST:PORT).")
     var metrics = "127.0.0.1:9464"
 
@@ -92,7 +98,8 @@ struct DemoCommand: AsyncParsableCommand {
             Intercom demo is running.
               web caller:  http://127.0.0.1:\(boundPort)/
               the device:  "\(title)" at \(latitude), \(longitude), answers \(answer), \
-            \(DeviceMediaPipeline.Settings.describe(configuration.video))
+            \(DeviceMediaPipeline.Settings.describe(configuration.video)), \
+            \(DeviceMediaPipeline.Settings.endpoints(configuration.audio).0), \(DeviceMediaPipeline.Settings.endpoints(configuration.audio).1)
               metrics:     http://\(metrics)/metrics and /health
             Open the web caller in a browser, sign in with a name and a location near the device, and call it.
             \(buttons == "keyboard" ? DemoButtonPanel.help(callName: callName) : "No buttons (--buttons none).")
@@ -124,6 +131,10 @@ struct DemoCommand: AsyncParsableCommand {
         answer = "\(answer)"
         allow_door_open = true
         \(callName.map { "[call.target]\ntitle = \"\($0.replacingOccurrences(of: "\"", with: "'"))\"\nradius_km = 50" } ?? "")
+
+        [audio]
+        capture = "\(microphone.replacingOccurrences(of: "\"", with: "'"))"
+        playback = "\(speaker.replacingOccurrences(of: "\"", with: "'"))"
 
         [metrics]
         listen = "\(metrics)"

@@ -1,0 +1,135 @@
+import Foundation
+import IntercomAgent
+import IntercomConfig
+import IntercomTestSupport
+import Logging
+import Media
+import Testing
+
+/// The agent's microphone and speaker through real alsa-lib without sound hardware: the `file` PCM plays a
+/// raw file as capture and records playback into one (the QEMU harness repeats this on snd-aloop).
+@Suite("Device audio: ALSA microphone into the Opus stream, the caller's voice out to the speaker")
+struct DeviceAudioTests {
+    static let logger: Logger = {
+        var logger = Logger(label: "device-audio-test")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    static func raw(_ samples: [Int16]) -> [UInt8] {
+        samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+    }
+
+    static func samples(_ bytes: [UInt8]) -> [Int16] {
+        stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+    }
+
+    static func pipeline(microphone: MicrophoneSource, speaker: SpeakerSink = .none) -> DeviceMediaPipeline {
+        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+        settings.microphone = microphone
+        settings.speaker = speaker
+        return DeviceMediaPipeline(settings: settings, logger: logger)
+    }
+
+    /// Decoded PCM of the first `count` Opus packets the pipeline publishes.
+    static func decodedPackets(_ pipeline: DeviceMediaPipeline, count: Int) async throws -> [Int16] {
+        let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
+        var pcm: [Int16] = []
+        var received = 0
+        for await packet in pipeline.audio.subscribe() {
+            pcm += try decoder.decode(packet)
+            received += 1
+            if received == count { break }
+        }
+        return pcm
+    }
+
+    @Test("a 1 kHz tone captured from the ALSA microphone reaches the Opus stream as 1 kHz")
+    func microphoneToOpus() async throws {
+        let directory = try TemporaryDirectory(prefix: "mic")
+        var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
+        try directory.write(Self.raw(tone.next(frames: 48_000 * 2)), to: "voice.raw")
+        let text = """
+            pcm.doormic {
+                type file
+                slave { pcm { type null } }
+                file "/dev/null"
+                infile "\(directory.path("voice.raw"))"
+                format raw
+            }
+            """
+        let pipeline = Self.pipeline(microphone: .alsa(device: "doormic", configurationText: text))
+        defer { pipeline.stop() }
+        let pcm = try await Self.decodedPackets(pipeline, count: 25)
+        // Skip the codec's first frames (its look-ahead and the start of the stream).
+        let steady = Array(pcm.dropFirst(4800))
+        let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 300...3000, step: 10)
+        #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
+        #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
+    }
+
+    @Test("a microphone that cannot be opened costs the sound, not the stream: silence at 50 packets/s")
+    func missingMicrophoneSendsSilence() async throws {
+        let pipeline = Self.pipeline(microphone: .alsa(device: "nosuchpcm_intercom"))
+        defer { pipeline.stop() }
+        let started = ContinuousClock.now
+        let pcm = try await Self.decodedPackets(pipeline, count: 25)
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed > .milliseconds(350) && elapsed < .seconds(3), "25 packets took \(elapsed)")
+        #expect(PCMAnalysis.rmsDecibels(pcm) < -60)
+    }
+
+    @Test("the speaker plays the claiming peer's frames into the ALSA device; a second peer is not mixed in")
+    func speakerPlaysOnePeer() async throws {
+        let directory = try TemporaryDirectory(prefix: "speaker")
+        let output = directory.path("speaker.raw")
+        let text = """
+            pcm.doorspeaker {
+                type file
+                slave { pcm { type null } }
+                file "\(output)"
+                format raw
+            }
+            """
+        let speaker = SpeakerPlayout(sink: .alsa(device: "doorspeaker", configurationText: text), logger: Self.logger)
+        let claim = try #require(speaker.claim())
+        #expect(speaker.claim() == nil, "a second peer gets no speaker while the first has it")
+        var voice = ToneGenerator(frequency: 700, amplitude: 0.5)
+        for _ in 0..<25 { speaker.enqueue(voice.next(frames: 960), claim: claim) }
+        speaker.enqueue([Int16](repeating: 9_999, count: 960), claim: claim + 1)  // not the owner: dropped
+        try await Task.sleep(for: .milliseconds(600))
+        speaker.release(claim)
+        try await Task.sleep(for: .milliseconds(100))
+        let played = Self.samples(try #require(FileManager.default.contents(atPath: output).map(Array.init)))
+        #expect(played.count >= 25 * 960, "\(played.count) samples written")
+        let frequency = PCMAnalysis.dominantFrequency(Array(played.prefix(24_000)), sampleRate: 48_000,
+                                                      range: 300...3000, step: 10)
+        #expect(frequency.map { abs($0 - 700) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
+        #expect(!played.contains(9_999), "another peer's frame was played")
+        let next = speaker.claim()
+        #expect(next != nil, "released: the next call gets the speaker")
+        if let next { speaker.release(next) }
+    }
+
+    @Test("a speaker that cannot be opened is given back, so the next call tries again")
+    func missingSpeaker() async throws {
+        let speaker = SpeakerPlayout(sink: .alsa(device: "nosuchpcm_intercom"), logger: Self.logger)
+        let claim = try #require(speaker.claim())
+        speaker.enqueue([Int16](repeating: 0, count: 960), claim: claim)
+        try await Task.sleep(for: .milliseconds(300))
+        let again = speaker.claim()
+        #expect(again != nil)
+        if let again { speaker.release(again) }
+        #expect(SpeakerPlayout(sink: .none, logger: Self.logger).claim() == nil)
+    }
+
+    @Test("[audio] maps to the endpoints: ALSA devices, the tone, none, disabled")
+    func endpoints() {
+        let endpoints = DeviceMediaPipeline.Settings.endpoints
+        #expect(endpoints(AudioSettings()) == (.alsa(device: "default"), .alsa(device: "default")))
+        #expect(endpoints(AudioSettings(capture: "tone", playback: "none")) == (.testTone, .none))
+        #expect(endpoints(AudioSettings(capture: "hw:1,0", playback: "plughw:0,0"))
+                == (.alsa(device: "hw:1,0"), .alsa(device: "plughw:0,0")))
+        #expect(endpoints(AudioSettings(enabled: false, capture: "hw:1,0")) == (.silence, .none))
+    }
+}
