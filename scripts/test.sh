@@ -65,7 +65,7 @@ stage "WebRTC interop: headless Chromium plays intercomd's VP8 + Opus (ICE, DTLS
 INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
     browser_stage "WebRTC interop (Chromium)" Tests/webrtc-interop/run.sh interop.log
 
-stage "end to end: the web caller in headless Chromium calls intercomd demo (auto and button answer, 10-call first-frame benchmark)"
+stage "end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
 browser_stage "end-to-end demo call (Chromium)" Tests/e2e/run.sh e2e.log "$bin/intercomd"
 
 stage "soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"
