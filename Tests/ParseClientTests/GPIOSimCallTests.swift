@@ -25,7 +25,7 @@ extension GPIOSimTests {
     /// `AgentRuntime.run` wires them (LibGPIODBackend → GPIOLineRequests → ButtonWatcher → ControlsService →
     /// CallCoordinator → GPIOIndicators → ControlOutputs), a scripted caller in the signaling room and scripted
     /// media. The LED levels are read back from the sim in each state.
-    @Suite(.timeLimit(.minutes(2))) struct GPIOSimCallTests {
+    @Suite(.serialized, .timeLimit(.minutes(2))) struct GPIOSimCallTests {
         /// The sim chip's lines, at offsets 0…5. The names are unique in the guest, so the agent's lookup by
         /// name cannot land on the harness's own chip.
         enum Line: Int, CaseIterable {
@@ -47,7 +47,7 @@ extension GPIOSimTests {
 
         /// The device's configuration: answered by button, door opening allowed, every control wired. The
         /// door pulse is long so that the relay is still energized when the agent shuts down.
-        static func configuration(_ server: RunningServer) throws -> IntercomConfiguration {
+        static func configuration(serverURL: String) throws -> IntercomConfiguration {
             let text = """
                 [identity]
                 title = "Gate 3"
@@ -55,7 +55,7 @@ extension GPIOSimTests {
                 longitude = 13.405
 
                 [backend]
-                server_url = "\(server.serverURL)"
+                server_url = "\(serverURL)"
 
                 [call]
                 answer = "button"
@@ -181,7 +181,7 @@ extension GPIOSimTests {
             let acceptPresses: @Sendable () -> Int = { capture.lines.count { $0.contains("button accept: press") } }
 
             try await RunningServer.with { server in
-                let configuration = try Self.configuration(server)
+                let configuration = try Self.configuration(serverURL: server.serverURL)
                 let gpio = try #require(configuration.gpio)
                 let device = try AgentBackendTests.Device()
                 let (identity, _) = try device.store.loadOrCreateIdentity()
@@ -328,6 +328,29 @@ extension GPIOSimTests {
                     } else {
                         try backend.requestInput(request).release()
                     }
+                }
+            }
+        }
+
+        @Test("a button line another consumer holds fails the controls, and the buttons claimed before it are released")
+        func aBusyButtonLineReleasesTheOthers() async throws {
+            let sim = try GPIOSim.create("intercom-call-\(getpid())", label: "intercom-call-test",
+                                         lines: Line.allCases.map(\.name))
+            defer { sim.remove() }
+            let gpio = try #require(try Self.configuration(serverURL: "http://127.0.0.1:1/parse").gpio)
+            let backend = LibGPIODBackend()
+            // Buttons are claimed in role order (accept, call, hangup): hangup, held elsewhere, fails last.
+            let held = try backend.requestInput(GPIOLineRequest(address: .named(Line.hangup.name), consumer: "someone else"))
+            defer { held.release() }
+            #expect {
+                _ = try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd")
+            } throws: { ($0 as? GPIOError)?.kind == .busy }
+            // Their watcher threads let go within one poll (100 ms).
+            try await AgentBackendTests.eventually(within: 2, "accept and call are free again") {
+                [Line.accept, .call].allSatisfy { line in
+                    guard let again = try? backend.requestInput(GPIOLineRequest(address: .named(line.name))) else { return false }
+                    again.release()
+                    return true
                 }
             }
         }

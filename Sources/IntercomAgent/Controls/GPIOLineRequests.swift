@@ -42,18 +42,25 @@ public enum GPIOLineRequests {
             doorTiming: (try? DoorRelayTiming(pulseLength: gpio.door?.pulse ?? .seconds(3))) ?? .standard)
     }
 
-    /// One watcher per configured button (long press reported on `accept` only: do-not-disturb).
+    /// One watcher per configured button (long press reported on `accept` only: do-not-disturb). If a line
+    /// cannot be claimed, the watchers already started are stopped (their lines released) before it throws.
     public static func buttons(_ gpio: GPIOSettings, backend: any GPIOBackend, consumer: String) throws(GPIOError)
         -> [(GPIOSettings.ButtonRole, ButtonWatcher)]
     {
         var watchers: [(GPIOSettings.ButtonRole, ButtonWatcher)] = []
-        for (role, button) in gpio.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            guard let request = request(button.line, chip: gpio.chip, bias: bias(button.bias),
-                                        activeLow: button.activeLow, consumer: consumer)
-            else { continue }
-            let timing = (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept,
-                                            longPressThreshold: button.longPress)) ?? .plain
-            watchers.append((role, ButtonWatcher(name: role.rawValue, line: try backend.requestInput(request), timing: timing)))
+        do throws(GPIOError) {
+            for (role, button) in gpio.buttons.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                guard let request = request(button.line, chip: gpio.chip, bias: bias(button.bias),
+                                            activeLow: button.activeLow, consumer: consumer)
+                else { continue }
+                let timing = (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept,
+                                                longPressThreshold: button.longPress)) ?? .plain
+                watchers.append((role, ButtonWatcher(name: role.rawValue, line: try backend.requestInput(request), timing: timing)))
+            }
+        } catch {
+            // A watcher's thread owns its line until stopped: dropping the watcher would hold the line for good.
+            for (_, watcher) in watchers { watcher.stop() }
+            throw error
         }
         return watchers
     }
