@@ -62,9 +62,13 @@ public struct AgentRuntime: Sendable {
         var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
         if let gpio = configuration.gpio {
             do {
-                let backend = gpioBackend
-                controls = (try GPIOLineRequests.outputs(gpio, backend: backend, consumer: "intercomd"),
-                            try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd"))
+                let outputs = try GPIOLineRequests.outputs(gpio, backend: gpioBackend, consumer: "intercomd")
+                do {
+                    controls = (outputs, try GPIOLineRequests.buttons(gpio, backend: gpioBackend, consumer: "intercomd"))
+                } catch {
+                    outputs.stop()  // the LED and relay lines are released, not held by an idle output thread
+                    throw error
+                }
             } catch {
                 logger.error("the GPIO lines could not be opened; buttons and LEDs are off", metadata: ["error": "\(error)"])
                 faults.append("gpio")
