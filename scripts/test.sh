@@ -72,6 +72,10 @@ stage "soak: 200 calls from the web caller in headless Chromium to intercomd run
 INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
     browser_stage "soak: 200 calls (Chromium)" Tests/soak/run.sh soak.log
 
+stage "two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
+INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
+    browser_stage "two intercomd devices" Tests/two-devices/run.sh two-devices.log
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

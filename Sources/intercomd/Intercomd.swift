@@ -9,7 +9,7 @@ struct Intercomd: AsyncParsableCommand {
         version: IntercomVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, BenchCommand.self,
-            WebRTCSendCommand.self,
+            WebRTCSendCommand.self, CallCommand.self,
             BackendBenchCommand.self, DemoCommand.self,
             VersionCommand.self,
         ],

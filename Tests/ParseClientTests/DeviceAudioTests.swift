@@ -127,7 +127,8 @@ struct DeviceAudioTests {
     func endpoints() {
         let endpoints = DeviceMediaPipeline.Settings.endpoints
         #expect(endpoints(AudioSettings()) == (.alsa(device: "default"), .alsa(device: "default")))
-        #expect(endpoints(AudioSettings(capture: "tone", playback: "none")) == (.testTone, .none))
+        #expect(endpoints(AudioSettings(capture: "tone", playback: "none")) == (.testTone(hertz: 440), .none))
+        #expect(endpoints(AudioSettings(capture: "tone:880")).0 == .testTone(hertz: 880))
         #expect(endpoints(AudioSettings(capture: "hw:1,0", playback: "plughw:0,0"))
                 == (.alsa(device: "hw:1,0"), .alsa(device: "plughw:0,0")))
         #expect(endpoints(AudioSettings(enabled: false, capture: "hw:1,0")) == (.silence, .none))

@@ -1,13 +1,17 @@
 import Foundation
+import Media
 import Synchronization
 
-/// Packets and RMS level of decoded audio since the last reading (the caller's voice, decoded with libopus).
+/// Packets and RMS level of decoded audio since the last reading (the caller's voice, decoded with libopus),
+/// and its dominant frequency over the last half second (a tone test's proof that the right sound arrived).
 public final class AudioLevelMeter: Sendable {
     private struct Window {
         var packets = 0
         var sumOfSquares = 0.0
         var samples = 0
+        var recent: [Int16] = []
     }
+    static let recentSamples = 24_000
     private let window = Mutex(Window())
 
     public init() {}
@@ -19,13 +23,22 @@ public final class AudioLevelMeter: Sendable {
             window.packets += 1
             window.sumOfSquares += sum
             window.samples += pcm.count
+            window.recent += pcm
+            if window.recent.count > Self.recentSamples { window.recent.removeFirst(window.recent.count - Self.recentSamples) }
         }
+    }
+
+    /// The strongest frequency (100 Hz…4 kHz, 10 Hz steps) in the last half second of 48 kHz audio.
+    public func dominantFrequency() -> Double? {
+        let recent = window.withLock { $0.recent }
+        guard PCMAnalysis.rmsDecibels(recent) > -60 else { return nil }
+        return PCMAnalysis.dominantFrequency(recent, sampleRate: 48_000, range: 100...4000, step: 10, window: recent.count)
     }
 
     /// Packets and RMS level (dBFS) since the previous call.
     public func takeSecond() -> (packets: Int, level: Double) {
         let taken = window.withLock { window in
-            defer { window = Window() }
+            defer { window = Window(recent: window.recent) }
             return window
         }
         guard taken.samples > 0, taken.sumOfSquares > 0 else { return (taken.packets, -120) }

@@ -26,11 +26,17 @@ extension DeviceMediaPipeline.Settings {
         return settings
     }
 
-    /// `[audio]` as the pipeline's microphone and speaker: `capture = "tone"` is the test tone,
+    /// `[audio]` as the pipeline's microphone and speaker: `capture = "tone"` (or `"tone:HZ"`) is a test tone,
     /// `playback = "none"` plays nothing, `enabled = false` means silence and no speaker.
     public static func endpoints(_ audio: AudioSettings) -> (MicrophoneSource, SpeakerSink) {
         guard audio.enabled else { return (.silence, .none) }
-        let microphone: MicrophoneSource = audio.capture == "tone" ? .testTone : .alsa(device: audio.capture)
+        let microphone: MicrophoneSource = if audio.capture == "tone" {
+            .testTone()
+        } else if audio.capture.hasPrefix("tone:"), let hertz = Double(audio.capture.dropFirst(5)), (20...20_000).contains(hertz) {
+            .testTone(hertz: hertz)
+        } else {
+            .alsa(device: audio.capture)
+        }
         let speaker: SpeakerSink = audio.playback == "none" ? .none : .alsa(device: audio.playback)
         return (microphone, speaker)
     }

@@ -15,7 +15,7 @@ public final class DeviceMediaPipeline: Sendable {
         public var fps = 30
         public var bitrateKbps = 800
         public var minimumBitrateKbps = 150
-        public var microphone: MicrophoneSource = .testTone
+        public var microphone: MicrophoneSource = .testTone()
         public var speaker: SpeakerSink = .none
         /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
         public var makeSource: @Sendable () -> any VideoSource
@@ -152,8 +152,8 @@ public final class DeviceMediaPipeline: Sendable {
                 }
                 return
             }
-            let amplitude = settings.microphone == .testTone ? 0.3 : 0
-            var tone = ToneGenerator(frequency: 440, amplitude: amplitude, sampleRate: 48_000, channels: 1)
+            let (hertz, amplitude) = if case .testTone(let hertz) = settings.microphone { (hertz, 0.3) } else { (440.0, 0.0) }
+            var tone = ToneGenerator(frequency: hertz, amplitude: amplitude, sampleRate: 48_000, channels: 1)
             var deadline = MonotonicClock.now()
             while !isStopped {
                 audio.publish(try encoder.encode(tone.next(frames: samples)))

@@ -13,16 +13,35 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
     let pipeline: DeviceMediaPipeline
     let metrics: AgentMetrics?
     let logger: Logger
+    let onEnded: @Sendable (CallMediaReport) -> Void
 
-    public init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics? = nil, logger: Logger) {
+    /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it).
+    public init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics? = nil, logger: Logger,
+                onEnded: @escaping @Sendable (CallMediaReport) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.metrics = metrics
         self.logger = logger
+        self.onEnded = onEnded
     }
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
-        WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger)
+        WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, onEnded: onEnded)
     }
+}
+
+/// What one peer's media carried, when it ended.
+public struct CallMediaReport: Sendable, Equatable {
+    public var videoFramesSent: UInt64
+    public var audioPacketsSent: UInt64
+    public var peerAudioPackets: Int
+    /// RMS level in dBFS of the peer's decoded audio (−120 for none).
+    public var peerAudioLevel: Double
+    /// The dominant frequency of the peer's last half second of audio; nil when it was silent.
+    public var peerAudioFrequency: Double?
+    public var peerVideoFramesDecoded: Int
+    public var peerVideoFramesPerSecond: Double
+    public var peerVideoWidth: Int
+    public var peerVideoHeight: Int
 }
 
 final class WebRTCCallMedia: CallMediaSession {
@@ -38,17 +57,25 @@ final class WebRTCCallMedia: CallMediaSession {
     private let videoSubscription = Mutex<EncodedFrameSubscription?>(nil)
     private let speakerClaim = Mutex<UInt64?>(nil)
 
-    init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger) {
+    private let peerVideo = ReceivedVideoDecoder()
+    private let onEnded: @Sendable (CallMediaReport) -> Void
+
+    init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger,
+         onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
         self.metrics = metrics
         peerMetrics = metrics?.peer(peer)
         self.logger = logger
+        self.onEnded = onEnded
     }
 
     func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
                state: @escaping @Sendable (Bool) async -> Void) async throws {
         var configuration = PeerConnectionConfiguration()
         configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
+        // Send the camera and take the peer's video too: another intercom (or a browser with a camera)
+        // shows itself, and a browser without one simply sends none.
+        configuration.capabilities.videoDirection = .sendrecv
         let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
         let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
         connection.withLock { $0 = peer }
@@ -87,10 +114,23 @@ final class WebRTCCallMedia: CallMediaSession {
         metrics?.peerEnded(bytesSent: statistics.bytesSent,
                            framesDropped: UInt64(videoSubscription.withLock { $0?.droppedCount ?? 0 }) + statistics.videoFramesSkipped)
         let heard = callerAudio.takeSecond()
+        let video = peerVideo.finish()
+        let report = CallMediaReport(
+            videoFramesSent: statistics.videoFramesSent, audioPacketsSent: statistics.audioPacketsSent,
+            peerAudioPackets: heard.packets, peerAudioLevel: heard.level, peerAudioFrequency: callerAudio.dominantFrequency(),
+            peerVideoFramesDecoded: video.framesDecoded, peerVideoFramesPerSecond: video.framesPerSecond,
+            peerVideoWidth: video.width, peerVideoHeight: video.height)
         logger.info("call media ended", metadata: [
-            "videoFramesSent": "\(statistics.videoFramesSent)", "audioPacketsSent": "\(statistics.audioPacketsSent)",
-            "callerAudioPackets": "\(heard.packets)", "callerAudioLevel": "\(String(format: "%.1f", heard.level)) dBFS",
+            "videoFramesSent": "\(report.videoFramesSent)", "audioPacketsSent": "\(report.audioPacketsSent)",
+            "callerAudioPackets": "\(report.peerAudioPackets)",
+            "callerAudioLevel": "\(String(format: "%.1f", report.peerAudioLevel)) dBFS",
+            "callerAudioFrequency": "\(report.peerAudioFrequency.map { "\(Int($0)) Hz" } ?? "-")",
+            "callerVideoFrames": "\(video.framesDecoded)", "callerVideoUndecodable": "\(video.undecodable)",
+            "videoPacketsReceived": "\(statistics.videoPacketsReceived)", "videoFramesReceived": "\(statistics.videoFramesReceived)",
+            "inboundErrors": "\(statistics.inboundErrors)",
+            "callerVideo": "\(video.width)x\(video.height) \(String(format: "%.1f", video.framesPerSecond)) fps",
         ])
+        onEnded(report)
         await peer.close()
     }
 
@@ -169,21 +209,27 @@ final class WebRTCCallMedia: CallMediaSession {
             running.append(Task {
                 for await packet in packets { _ = try? await peer.sendAudio(packet) }
             })
-            // The caller's voice: decoded (so a broken stream shows), measured, logged at the end, and played
-            // on the speaker when this peer has it.
-            let meter = callerAudio
-            let speaker = pipeline.speaker
-            let claim = speaker.claim()
-            speakerClaim.withLock { $0 = claim }
-            running.append(Task {
-                guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
-                for await item in peer.receivedMedia {
-                    guard case .audio(let packet) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
+        }
+        // The peer's voice: decoded (so a broken stream shows), measured, logged at the end, and played on the
+        // speaker when this peer has it. Its video, if it sends any, is decoded on a thread and counted.
+        let meter = callerAudio
+        let speaker = pipeline.speaker
+        let claim = plan.audio ? speaker.claim() : nil
+        speakerClaim.withLock { $0 = claim }
+        let peerVideo = self.peerVideo
+        running.append(Task {
+            guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
+            for await item in peer.receivedMedia {
+                switch item {
+                case .audio(let packet):
+                    guard let pcm = try? decoder.decode(packet.payload) else { continue }
                     meter.add(pcm)
                     if let claim { speaker.enqueue(pcm, claim: claim) }
+                case .videoFrame(let frame):
+                    peerVideo.enqueue(frame.data)
                 }
-            })
-        }
+            }
+        })
         tasks.withLock { $0 += running }
     }
 }

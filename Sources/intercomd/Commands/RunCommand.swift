@@ -21,22 +21,7 @@ struct RunCommand: AsyncParsableCommand {
         // A closed stdout/stderr pipe (journald restarting, a pager quitting) must not kill the agent.
         signal(SIGPIPE, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
-        let loader = ConfigLoader(environment: environment)
-        let mainPath = loader.mainPath(explicit: config)
-        let configuration: IntercomConfiguration
-        do {
-            switch try loader.load(mainPath: mainPath) {
-            case .valid(let valid, _):
-                configuration = valid
-            case .invalid(let problems, _):
-                for problem in problems { Terminal.error(problem.description) }
-                Terminal.error("intercomd: \(problems.count) configuration problem(s) in \(mainPath); not starting")
-                throw ExitCode(1)
-            }
-        } catch let error as ConfigUnreadableError {
-            Terminal.error("intercomd: \(error); not starting")
-            throw ExitCode(2)
-        }
+        let configuration = try AgentConfigurationLoading.load(explicit: config, environment: environment, action: "starting")
         LoggingBootstrap.bootstrap(
             level: .init(rawValue: configuration.logging.level.rawValue) ?? .info,
             rateLimitPerMinute: configuration.logging.rateLimitPerMinute)

@@ -1,0 +1,127 @@
+import ArgumentParser
+import CallCore
+import Foundation
+import Glibc
+import IntercomAgent
+import IntercomConfig
+import IntercomPlatform
+import Logging
+import ParseWire
+
+/// `intercomd call`: this device calls someone through the backend, as its call button would, talks for a
+/// while, hangs up, and reports what the other side sent: an installer's check of a device from another
+/// machine, and the test in which two `intercomd` instances call each other (our stack on both ends).
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Call a device or user with this device's configuration, and report the video and audio that arrive.",
+        discussion: """
+            Exit status 0 when the call was answered and the other side's audio (and video, when it sends any) \
+            arrived; 1 when not; 2 when the configuration cannot be read.
+            """
+    )
+
+    @Option(name: .long, help: "Configuration file (default: $INTERCOM_CONFIG or /etc/intercom/intercom.toml).")
+    var config: String?
+
+    @Option(name: .customLong("to"), help: "Call the nearest online device or user with this title.")
+    var title: String?
+
+    @Option(help: "Call this ActiveUsers userID.")
+    var user: String?
+
+    @Option(help: "How far to look for --to, in kilometres.")
+    var radiusKm = 50.0
+
+    @Option(help: "How long to stay in the call once it is up, in seconds.")
+    var seconds = 10.0
+
+    func validate() throws {
+        guard (title == nil) != (user == nil) else { throw ValidationError("give exactly one of --to TITLE and --user ID") }
+        guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds is 0…3600") }
+        guard radiusKm > 0, radiusKm <= 20_000 else { throw ValidationError("--radius-km is 0…20000") }
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try AgentConfigurationLoading.load(explicit: config, environment: environment, action: "calling")
+        LoggingBootstrap.bootstrap(level: .init(rawValue: configuration.logging.level.rawValue) ?? .info)
+        let logger = Logger(label: "intercomd call")
+        let store = StateStore(directory: configuration.state.directory)
+        try store.prepare()
+        let (identity, _) = try store.loadOrCreateIdentity()
+        let session = BackendSession(settings: configuration.backend, identity: identity, store: store, logger: logger,
+                                     policy: RetryPolicy(maxAttempts: 2))
+        let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
+        let status = AgentStatusBoard(title: configuration.identity.title, location: location)
+        var policy = CallPolicy.from(configuration.call)
+        policy.callTarget = user.map { .user(id: $0) } ?? .nearest(title: title ?? "", radiusMeters: radiusKm * 1000)
+        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video, audio: configuration.audio), logger: logger)
+        let (reports, reportSink) = AsyncStream<CallMediaReport>.makeStream()
+        let coordinator = CallCoordinator(
+            policy: policy, session: session,
+            mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger) { reportSink.yield($0) },
+            status: status, deviceTitle: configuration.identity.title, logger: logger)
+        defer { pipeline.stop() }
+        do {
+            _ = try await session.ensureLoggedIn()
+        } catch {
+            Terminal.error("intercomd call: cannot log in to \(configuration.backend.serverURL): \(error)")
+            throw ExitCode(1)
+        }
+        await coordinator.begin()
+        let dialled = ContinuousClock.now
+        Terminal.out("calling \(title.map { "the nearest \"\($0)\"" } ?? "user \(user ?? "")")…")
+        await coordinator.button(.callPress)
+        let connected = await Self.waitFor(coordinator, limit: policy.ringTimeout + .seconds(15)) { state in
+            if case .inCall = state { return true }
+            return state.name == "idle" || state.name == "offline" || state.name == "fault"
+        }
+        if case .inCall = connected {
+            Terminal.out("connected after \(Self.milliseconds(ContinuousClock.now - dialled)) ms; staying \(seconds) s")
+            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            await coordinator.button(.hangupPress)
+            _ = await Self.waitFor(coordinator, limit: .seconds(10)) { $0.name == "idle" }
+        } else {
+            Terminal.error("intercomd call: the call did not connect (state \(connected.name)); see the log above")
+        }
+        await coordinator.shutdown()
+        reportSink.finish()
+        var received: CallMediaReport?
+        for await report in reports { received = report }
+        guard case .inCall = connected, let report = received else { throw ExitCode(1) }
+        Terminal.out(Self.describe(report))
+        let videoArrived = report.peerVideoFramesDecoded > 0
+        guard report.peerAudioPackets > 0, videoArrived else {
+            Terminal.error("intercomd call: the other side's \(videoArrived ? "audio" : "video") did not arrive")
+            throw ExitCode(1)
+        }
+    }
+
+    static func describe(_ report: CallMediaReport) -> String {
+        let frequency = report.peerAudioFrequency.map { "\(Int($0)) Hz" } ?? "silent"
+        return """
+            received video: \(report.peerVideoFramesDecoded) frames, \(report.peerVideoWidth)x\(report.peerVideoHeight) \
+            at \(String(format: "%.1f", report.peerVideoFramesPerSecond)) fps
+            received audio: \(report.peerAudioPackets) packets, \(String(format: "%.1f", report.peerAudioLevel)) dBFS, \(frequency)
+            sent: \(report.videoFramesSent) video frames, \(report.audioPacketsSent) audio packets
+            """
+    }
+
+    /// Polls the coordinator's state every 50 ms until `done` says so or `limit` passes; returns the last state.
+    static func waitFor(_ coordinator: CallCoordinator, limit: Duration, _ done: (CallState) -> Bool) async -> CallState {
+        let deadline = ContinuousClock.now + limit
+        var state = await coordinator.state
+        // The call button moved the machine to dialing before `button` returned: idle here means it ended.
+        while !done(state), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+            state = await coordinator.state
+        }
+        return state
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
