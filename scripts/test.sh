@@ -76,6 +76,9 @@ stage "two devices: intercomd call and intercomd run call each other through int
 INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
     browser_stage "two intercomd devices" Tests/two-devices/run.sh two-devices.log
 
+stage "WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
+browser_stage "loss and latency (Chromium)" Tests/loss/run.sh loss.log "$bin/intercomd"
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))

@@ -127,7 +127,9 @@ final class WebRTCCallMedia: CallMediaSession {
             "callerAudioFrequency": "\(report.peerAudioFrequency.map { "\(Int($0)) Hz" } ?? "-")",
             "callerVideoFrames": "\(video.framesDecoded)", "callerVideoUndecodable": "\(video.undecodable)",
             "videoPacketsReceived": "\(statistics.videoPacketsReceived)", "videoFramesReceived": "\(statistics.videoFramesReceived)",
-            "inboundErrors": "\(statistics.inboundErrors)",
+            "inboundErrors": "\(statistics.inboundErrors)", "nackedPackets": "\(statistics.nackedPackets)",
+            "retransmissionsSent": "\(statistics.retransmissionsSent)",
+            "keyframeRequestsReceived": "\(statistics.keyframeRequestsReceived)",
             "callerVideo": "\(video.width)x\(video.height) \(String(format: "%.1f", video.framesPerSecond)) fps",
         ])
         onEnded(report)

@@ -499,6 +499,7 @@ export class Call {
       iceConnectionState: pc ? pc.iceConnectionState : 'none',
       framesDecoded: 0, framesReceived: 0, framesDropped: 0, frameWidth: 0, frameHeight: 0,
       videoPacketsReceived: 0, audioPacketsReceived: 0, audioPacketsLost: 0, videoPacketsLost: 0,
+      nackCount: 0, pliCount: 0, freezeCount: 0, totalFreezesDuration: 0, concealedSamples: 0, totalSamplesReceived: 0,
       framesEncoded: 0, videoPacketsSent: 0, audioPacketsSent: 0, bytesReceived: 0, bytesSent: 0,
       roundTripTime: null, audioLevel: null, timings: { ...this.timings },
     };
@@ -516,10 +517,16 @@ export class Call {
           out.videoPacketsLost += s.packetsLost || 0;
           out.frameWidth = s.frameWidth || out.frameWidth;
           out.frameHeight = s.frameHeight || out.frameHeight;
+          out.nackCount += s.nackCount || 0;
+          out.pliCount += s.pliCount || 0;
+          out.freezeCount += s.freezeCount || 0;
+          out.totalFreezesDuration += s.totalFreezesDuration || 0;
         } else if (kind === 'audio') {
           out.audioPacketsReceived += s.packetsReceived || 0;
           out.audioPacketsLost += s.packetsLost || 0;
           if (typeof s.audioLevel === 'number') out.audioLevel = s.audioLevel;
+          out.concealedSamples += s.concealedSamples || 0;
+          out.totalSamplesReceived += s.totalSamplesReceived || 0;
         }
       } else if (s.type === 'outbound-rtp') {
         out.bytesSent += s.bytesSent || 0;
