@@ -100,7 +100,9 @@ export class Call {
     this.muted = false;
     this.cameraOff = false;
     this.lastStats = null;
-    this.timings = {}; // performance.now() of call phases, in stats().timings (rowCreated: the ActiveSessions row exists)
+    // performance.now() of call phases, in stats().timings: rowCreated (the ActiveSessions row exists),
+    // offerReceived (the device's SDP offer arrived).
+    this.timings = {};
   }
 
   get hasDoor() {
@@ -331,6 +333,7 @@ export class Call {
 
   async handleOffer(sdp) {
     if (this.pc) { this.log('second offer ignored'); return; }
+    this.timings.offerReceived = performance.now();
     this.clearTimer('ring');
     this.answered = true;
     this.setState('connecting', `Connecting to ${this.remote.title}…`);
