@@ -84,9 +84,8 @@ struct ALSALoopbackTests {
         }
         let speaker = SpeakerPlayout(sink: .alsa(device: "plughw:Loopback,0,1"), logger: Self.logger)
         let claim = try #require(speaker.claim())
-        var voice = ToneGenerator(frequency: 700, amplitude: 0.5)
-        for _ in 0..<60 {
-            speaker.enqueue(voice.next(frames: 960), claim: claim)
+        for (sequence, packet) in try DeviceAudioTests.opusPackets(hertz: 700, count: 60).enumerated() {
+            speaker.enqueue(sequenceNumber: UInt16(sequence), opus: packet, claim: claim)
             try await Task.sleep(for: .milliseconds(20))
         }
         let recorded = try await recorder.value

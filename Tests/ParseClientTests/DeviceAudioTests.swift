@@ -24,6 +24,13 @@ struct DeviceAudioTests {
         stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
 
+    /// `count` Opus packets of a `hertz` tone, 20 ms each, as the peer's encoder sends them (in-band FEC on).
+    static func opusPackets(hertz: Double, count: Int) throws -> [[UInt8]] {
+        let encoder = try OpusEncoder(configuration: OpusConfiguration())
+        var tone = ToneGenerator(frequency: hertz, amplitude: 0.5)
+        return try (0..<count).map { _ in try encoder.encode(tone.next(frames: 960)) }
+    }
+
     static func pipeline(microphone: MicrophoneSource, speaker: SpeakerSink = .none) -> DeviceMediaPipeline {
         var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
         settings.microphone = microphone
@@ -94,18 +101,25 @@ struct DeviceAudioTests {
         let speaker = SpeakerPlayout(sink: .alsa(device: "doorspeaker", configurationText: text), logger: Self.logger)
         let claim = try #require(speaker.claim())
         #expect(speaker.claim() == nil, "a second peer gets no speaker while the first has it")
-        var voice = ToneGenerator(frequency: 700, amplitude: 0.5)
-        for _ in 0..<25 { speaker.enqueue(voice.next(frames: 960), claim: claim) }
-        speaker.enqueue([Int16](repeating: 9_999, count: 960), claim: claim + 1)  // not the owner: dropped
-        try await Task.sleep(for: .milliseconds(600))
+        let voice = try Self.opusPackets(hertz: 700, count: 25)
+        let intruder = try Self.opusPackets(hertz: 2000, count: 25)
+        // Arrival out of order, packet 12 lost; another peer's packets are not the owner's: dropped.
+        for sequence in [1, 0, 3, 2] + Array(4..<25).filter({ $0 != 12 }) {
+            speaker.enqueue(sequenceNumber: UInt16(sequence), opus: voice[sequence], claim: claim)
+            speaker.enqueue(sequenceNumber: UInt16(sequence), opus: intruder[sequence], claim: claim + 1)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let counters = speaker.playoutCounters
         speaker.release(claim)
         try await Task.sleep(for: .milliseconds(100))
         let played = Self.samples(try #require(FileManager.default.contents(atPath: output).map(Array.init)))
-        #expect(played.count >= 25 * 960, "\(played.count) samples written")
-        let frequency = PCMAnalysis.dominantFrequency(Array(played.prefix(24_000)), sampleRate: 48_000,
-                                                      range: 300...3000, step: 10)
+        #expect(played.count >= 24 * 960, "\(played.count) samples written")
+        #expect(counters.played == 24 && counters.recoveredByFEC == 1 && counters.late == 0, "\(counters)")
+        let loudest = stride(from: 0, to: played.count - 9600, by: 4800).map { Array(played[$0..<($0 + 9600)]) }
+            .max { PCMAnalysis.rms($0) < PCMAnalysis.rms($1) } ?? []
+        let frequency = PCMAnalysis.dominantFrequency(loudest, sampleRate: 48_000, range: 300...3000, step: 10)
         #expect(frequency.map { abs($0 - 700) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
-        #expect(!played.contains(9_999), "another peer's frame was played")
         let next = speaker.claim()
         #expect(next != nil, "released: the next call gets the speaker")
         if let next { speaker.release(next) }
@@ -115,7 +129,7 @@ struct DeviceAudioTests {
     func missingSpeaker() async throws {
         let speaker = SpeakerPlayout(sink: .alsa(device: "nosuchpcm_intercom"), logger: Self.logger)
         let claim = try #require(speaker.claim())
-        speaker.enqueue([Int16](repeating: 0, count: 960), claim: claim)
+        speaker.enqueue(sequenceNumber: 0, opus: try Self.opusPackets(hertz: 440, count: 1)[0], claim: claim)
         try await Task.sleep(for: .milliseconds(300))
         let again = speaker.claim()
         #expect(again != nil)

@@ -1,30 +1,29 @@
-import Dispatch
 import Foundation
+import IntercomPlatform
 import Logging
 import Media
 import Synchronization
+import WebRTCCore
 
-/// The speaker: plays the caller's decoded voice on an ALSA playback PCM from a thread of its own
+/// The speaker: plays the caller's voice on an ALSA playback PCM from a thread of its own
 /// (`snd_pcm_writei` blocks). One call's audio at a time: the first peer to `claim` it plays, others are
 /// only measured, because two callers mixed into one small speaker help nobody at a door. The device is
 /// opened for a claim and closed when it is released, so the speaker is free between calls.
 ///
-/// Frames wait in a queue of at most `maximumQueue` (200 ms; the oldest go first when the network bursts).
-/// When none arrived for 20 ms a frame of silence is written, so a late packet is a short gap rather
-/// than an ALSA underrun.
+/// The peer's Opus packets go through an `OpusJitterBuffer` (60 ms, reordering) and are decoded on the
+/// speaker's thread every 20 ms: a lost packet is rebuilt from the next one's in-band FEC or concealed by
+/// libopus (PLC), and silence plays while the buffer fills.
 public final class SpeakerPlayout: Sendable {
     public let sink: SpeakerSink
     private let logger: Logger
     private let metrics: AgentMetrics?
     private let state = Mutex<State>(State())
-    private let arrived = DispatchSemaphore(value: 0)
-    static let maximumQueue = 10
     static let frameSamples = 960
 
     private struct State {
         var owner: UInt64?
         var nextClaim: UInt64 = 0
-        var queue: [[Int16]] = []
+        var buffer = OpusJitterBuffer()
         var framesPlayed = 0
     }
 
@@ -41,7 +40,7 @@ public final class SpeakerPlayout: Sendable {
             guard state.owner == nil else { return nil }
             state.nextClaim += 1
             state.owner = state.nextClaim
-            state.queue.removeAll()
+            state.buffer = OpusJitterBuffer()
             return state.nextClaim
         }
         guard let claim else { return nil }
@@ -51,37 +50,36 @@ public final class SpeakerPlayout: Sendable {
         return claim
     }
 
-    /// 20 ms of mono 48 kHz PCM from the claim's peer.
-    public func enqueue(_ pcm: [Int16], claim: UInt64) {
-        let accepted = state.withLock { state in
-            guard state.owner == claim else { return false }
-            if state.queue.count >= Self.maximumQueue { state.queue.removeFirst() }
-            state.queue.append(pcm)
-            return true
+    /// One of the claim's peer's Opus packets (mono, 48 kHz, 20 ms), with its RTP sequence number.
+    public func enqueue(sequenceNumber: UInt16, opus payload: [UInt8], claim: UInt64) {
+        state.withLock { state in
+            guard state.owner == claim else { return }
+            state.buffer.insert(sequenceNumber: sequenceNumber, payload: payload)
         }
-        if accepted { arrived.signal() }
     }
 
     /// Gives the speaker back; the playing thread closes the device within a frame.
     public func release(_ claim: UInt64) {
-        let released = state.withLock { state in
-            guard state.owner == claim else { return false }
-            state.owner = nil
-            return true
+        state.withLock { state in
+            if state.owner == claim { state.owner = nil }
         }
-        if released { arrived.signal() }
     }
 
-    /// Frames written to the device so far (the caller's and silence), for tests.
+    /// Frames written to the device so far (the caller's, rebuilt, concealed and silence), for tests.
     public var framesPlayed: Int { state.withLock { $0.framesPlayed } }
+
+    /// What the jitter buffer did for the current (or last) claim.
+    public var playoutCounters: OpusJitterBuffer.Counters { state.withLock { $0.buffer.counters } }
 
     private func play(_ claim: UInt64, device: String, configurationText: String?) {
         var configuration = ALSAStreamConfiguration(device: device)
         configuration.sampleRate = 48_000
         configuration.channels = 1
         let stream: ALSAPCMStream
+        let decoder: OpusDecoder
         do {
             stream = try ALSAPCMStream(.playback, configuration: configuration, configurationText: configurationText)
+            decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
         } catch {
             logger.error("speaker \(device) unavailable; the caller is not heard", metadata: ["error": "\(error)"])
             release(claim)
@@ -89,18 +87,20 @@ public final class SpeakerPlayout: Sendable {
         }
         let silence = [Int16](repeating: 0, count: Self.frameSamples)
         var reportedXruns = 0
+        // A real device paces the loop (the write blocks while its buffer is full); a PCM that swallows
+        // everything at once (`null`, `file`) is held to real time by this schedule instead.
+        var schedule = MonotonicClock.now()
         while true {
-            let (owned, frame) = state.withLock { state -> (Bool, [Int16]?) in
-                (state.owner == claim, state.queue.isEmpty ? nil : state.queue.removeFirst())
+            let (owned, playout) = state.withLock { state -> (Bool, OpusJitterBuffer.Playout) in
+                (state.owner == claim, state.owner == claim ? state.buffer.next() : .waiting)
             }
             guard owned else { break }
             let pcm: [Int16]
-            if let frame {
-                pcm = frame
-            } else if arrived.wait(timeout: .now() + .milliseconds(20)) == .success {
-                continue
-            } else {
-                pcm = silence
+            switch playout {
+            case .packet(let payload): pcm = (try? decoder.decode(payload)) ?? silence
+            case .forwardErrorCorrection(let next): pcm = (try? decoder.decode(next, fec: true)) ?? silence
+            case .conceal: pcm = (try? decoder.decode(nil)) ?? silence
+            case .waiting: pcm = silence
             }
             do {
                 try stream.write(pcm)
@@ -114,6 +114,13 @@ public final class SpeakerPlayout: Sendable {
             if stream.xrunCount > reportedXruns {
                 metrics?.audioXruns(stream.xrunCount - reportedXruns, direction: "playback")
                 reportedXruns = stream.xrunCount
+            }
+            schedule += .milliseconds(20)
+            let now = MonotonicClock.now()
+            if now < schedule - .milliseconds(40) {
+                MonotonicClock.sleep(until: schedule - .milliseconds(40))
+            } else if now > schedule + .milliseconds(200) {
+                schedule = now  // a stall (suspend, overloaded board): do not try to catch up
             }
         }
     }

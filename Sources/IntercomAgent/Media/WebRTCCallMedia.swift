@@ -226,7 +226,7 @@ final class WebRTCCallMedia: CallMediaSession {
                 case .audio(let packet):
                     guard let pcm = try? decoder.decode(packet.payload) else { continue }
                     meter.add(pcm)
-                    if let claim { speaker.enqueue(pcm, claim: claim) }
+                    if let claim { speaker.enqueue(sequenceNumber: packet.sequenceNumber, opus: packet.payload, claim: claim) }
                 case .videoFrame(let frame):
                     peerVideo.enqueue(frame.data)
                 }
