@@ -113,6 +113,15 @@ else
     failed+=("gpio-sim and vivid tests")
 fi
 
+stage "hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
+if bash Tests/hardware/harness.sh call-e2e "$bin" > "$logs/harness-call.log" 2>&1; then
+    grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
+    passed=$(( passed + $(grep -c "^PASS" "$logs/harness-call.log") ))
+else
+    tail -n 40 "$logs/harness-call.log"
+    failed+=("harness end-to-end call")
+fi
+
 stage "fuzzing (fixed budget per target)"
 if bash Tests/fuzz/run-fuzzers.sh 2>&1 | tee "$logs/fuzz.log"; then
     passed=$(( passed + 1 ))

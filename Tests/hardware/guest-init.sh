@@ -65,6 +65,8 @@ mount -t tmpfs -o mode=1777 tmpfs /host/var/tmp
 
 # Loopback: tests run the server in-process and talk to it over 127.0.0.1 (the kernel leaves lo down).
 ip link set lo up || fail "loopback up"
+# A board has a network interface besides lo: ICE gathers host candidates there (it leaves loopback out).
+ip addr add 10.0.2.15/24 dev dummy0 && ip link set dummy0 up || fail "dummy0 up"
 
 for node in /dev/video0 /dev/snd/controlC0 /dev/gpiochip0; do
     [ -e "$node" ] || fail "missing $node"

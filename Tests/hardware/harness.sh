@@ -29,6 +29,7 @@ GUEST_MODULES=(
     "9p"
     "vivid n_devs=1 node_types=0x1 multiplanar=1"
     "snd-aloop index=0 pcm_substreams=2"
+    "dummy numdummies=1"
 )
 HOST_PACKAGES=(qemu-system-x86 busybox-static kmod cpio gzip xz-utils make gcc linux-source-6.1)
 
@@ -260,8 +261,10 @@ main() {
             do_run "$@" ;;
         smoke)
             do_run /bin/sh "$HERE/smoke.sh" "$@" ;;
+        call-e2e)
+            do_run /bin/sh "$HERE/call-e2e.sh" "$@" ;;
         *)
-            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD]" >&2
+            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [BIN_DIR]" >&2
             exit 2 ;;
     esac
 }

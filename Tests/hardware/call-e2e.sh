@@ -1,0 +1,162 @@
+#!/bin/sh
+# One end-to-end call inside the hardware harness guest, with all three real drivers (run by
+# `harness.sh call-e2e BIN_DIR`): the device is `intercomd run` with the vivid camera, the snd-aloop
+# microphone and speaker, and buttons and LEDs on the gpio-sim chip, answering by button. The caller is
+# `intercomd call` (test pattern, an 660 Hz tone) through an `intercom-server` in the guest.
+#   - a 1 kHz tone plays into the loopback, so it is the device's microphone;
+#   - the call rings; the ringing LED blinks; the accept button (the sim line pulled low) answers it;
+#   - the caller must receive vivid's video and the 1 kHz tone; the device must hear 660 Hz and play it
+#     on its speaker, where arecord takes it back from the loopback.
+# Exit status = number of failed checks.
+BIN=${1:-/work/main/.build/debug}
+HERE=$(cd "$(dirname "$0")" && pwd)
+work=/tmp/call-e2e
+rm -rf "$work" && mkdir -p "$work"
+failed=0
+check() {
+    name=$1; shift
+    if "$@"; then echo "PASS $name"; else echo "FAIL $name"; failed=$((failed + 1)); fi
+}
+wait_for() {  # wait_for SECONDS FILE PATTERN
+    n=0
+    while [ "$n" -lt $(($1 * 10)) ]; do
+        grep -q "$3" "$2" 2>/dev/null && return 0
+        sleep 0.1; n=$((n + 1))
+    done
+    return 1
+}
+sim_line() {  # sim_line GPIO_NAME: the gpio-sim sysfs directory of that line
+    echo "$(ls -d /sys/devices/platform/gpio-sim.0/gpiochip*)/sim_gpio$(gpiofind "$1" | cut -d' ' -f2)"
+}
+accept=$(sim_line GPIO17)
+ringing_led=$(sim_line GPIO24)
+
+"$BIN/intercom-server" --listen 127.0.0.1:0 --database "$work/server.sqlite" --log-level warning \
+    > "$work/server.out" 2> "$work/server.err" &
+server=$!
+wait_for 30 "$work/server.out" "listening on" || { echo "FAIL intercom-server starts"; cat "$work/server.err"; exit 1; }
+port=$(sed -n 's/.*listening on [0-9.]*:\([0-9]*\).*/\1/p' "$work/server.out" | head -n 1)
+echo "intercom-server on port $port"
+
+cat > "$work/device.toml" <<TOML
+[identity]
+title = "Harness Door"
+latitude = 52.52
+longitude = 13.405
+[backend]
+server_url = "http://127.0.0.1:$port/parse"
+[call]
+answer = "button"
+ring_timeout = "90s"
+[video]
+source = "/dev/video0"
+width = 640
+height = 480
+fps = 5
+[audio]
+capture = "plughw:Loopback,1,0"
+playback = "plughw:Loopback,0,1"
+[gpio.buttons.accept]
+line = "GPIO17"
+[gpio.buttons.hangup]
+line = "GPIO27"
+[gpio.leds.status]
+line = "GPIO23"
+[gpio.leds.ringing]
+line = "GPIO24"
+[metrics]
+listen = "127.0.0.1:9464"
+[state]
+directory = "$work/device-state"
+TOML
+cat > "$work/caller.toml" <<TOML
+[identity]
+title = "Harness Caller"
+latitude = 52.521
+longitude = 13.406
+[backend]
+server_url = "http://127.0.0.1:$port/parse"
+[call]
+ring_timeout = "90s"
+[video]
+source = "testpattern"
+width = 160
+height = 120
+fps = 5
+[audio]
+capture = "tone:660"
+playback = "none"
+[metrics]
+listen = "127.0.0.1:9465"
+[state]
+directory = "$work/caller-state"
+TOML
+
+# The room's sound: a 1 kHz tone into the device's microphone; the device's speaker recorded.
+# One period of 1 kHz at 48 kHz is 48 samples: repeat it for 90 s (aplay plays it without a gap).
+python3 -c "
+import math, struct, wave
+period = b''.join(struct.pack('<h', int(12000 * math.sin(2 * math.pi * n / 48))) for n in range(48))
+with wave.open('$work/tone.wav', 'wb') as w:
+    w.setnchannels(1); w.setsampwidth(2); w.setframerate(48000); w.writeframes(period * 90000)
+"
+aplay -q -D plughw:Loopback,0,0 "$work/tone.wav" 2> "$work/aplay.err" &
+tone=$!
+arecord -q -D plughw:Loopback,1,1 -f S16_LE -r 48000 -c 1 -d 90 "$work/speaker.wav" 2> "$work/arecord.err" &
+recorder=$!
+
+"$BIN/intercomd" run --config "$work/device.toml" 2> "$work/device.log" &
+device=$!
+check "the device (vivid, snd-aloop, gpio-sim) starts and registers" wait_for 60 "$work/device.log" "ready: "
+"$BIN/intercomd" call --config "$work/caller.toml" --to "Harness Door" --seconds 10 > "$work/call.out" 2> "$work/call.log" &
+caller=$!
+check "the call rings at the device" wait_for 60 "$work/device.log" "incoming call"
+# The ringing LED blinks: both levels within two seconds.
+samples=""
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do samples="$samples$(cat "$ringing_led/value")"; sleep 0.06; done
+echo "ringing LED samples: $samples"
+check "the ringing LED blinks while the call rings" sh -c "echo $samples | grep -q 0 && echo $samples | grep -q 1"
+check "nobody answers before the button (no offer sent yet)" sh -c "! grep -q 'call incoming Harness Caller: answered' $work/device.log"
+echo pull-down > "$accept/pull"; sleep 0.15; echo pull-up > "$accept/pull"
+check "the accept button press reaches the agent" wait_for 10 "$work/device.log" "button accept: press"
+n=0; while kill -0 "$caller" 2> /dev/null && [ "$n" -lt 900 ]; do sleep 0.1; n=$((n + 1)); done
+kill "$caller" 2> /dev/null
+wait "$caller"; call_status=$?
+cat "$work/call.out"
+check "intercomd call ends with status 0 (answered, video and audio arrived)" test "$call_status" -eq 0
+check "the device logs the call answered by the button (ring→answer >= 1 s)" python3 - "$work/device.log" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r'call incoming Harness Caller: answered.*?ringToAnswer="([\d.]+) seconds"', text)
+print(m.group(0)[:200] if m else "no answered outcome")
+sys.exit(0 if m and float(m.group(1)) >= 1.0 else 1)
+PY
+check "the caller decoded vivid's 640x480 video" grep -Eq "received video: ([1-9][0-9]+) frames, 640x480" "$work/call.out"
+check "the caller heard the device's microphone: the 1 kHz tone from the loopback" \
+    grep -Eq "received audio: [0-9]+ packets, -?[0-9.]+ dBFS, (99[0-9]|10[0-2][0-9]) Hz" "$work/call.out"
+check "the device decoded the caller's 660 Hz" grep -Eq 'callerAudioFrequency="?(6[4-7][0-9]) Hz' "$work/device.log"
+kill "$device" 2> /dev/null; wait "$device"
+kill "$recorder" "$tone" 2> /dev/null; wait "$recorder" 2> /dev/null
+check "the device's speaker played the caller's 660 Hz into the loopback" python3 - "$work/speaker.wav" <<'PY'
+import math, struct, sys, wave
+with wave.open(sys.argv[1]) as w:
+    data = w.readframes(w.getnframes())
+samples = struct.unpack("<%dh" % (len(data) // 2), data)
+window = 4800
+def power(chunk, f):
+    k = 2 * math.cos(2 * math.pi * f / 48000); s1 = s2 = 0.0
+    for x in chunk: s1, s2 = x + k * s1 - s2, s1
+    return s1 * s1 + s2 * s2 - k * s1 * s2
+best = max((sum(x * x for x in samples[i:i + window]), i) for i in range(0, max(1, len(samples) - window), window))
+chunk = samples[best[1]:best[1] + window]
+p660, p1000, p500 = power(chunk, 660), power(chunk, 1000), power(chunk, 500)
+print(f"loudest 100 ms at {best[1] / 48000:.1f} s: 660 Hz {p660:.3g}, 1 kHz {p1000:.3g}, 500 Hz {p500:.3g}")
+sys.exit(0 if p660 > 10 * max(p1000, p500, 1) else 1)
+PY
+kill "$server" 2> /dev/null; wait "$server" 2> /dev/null
+if [ "$failed" -ne 0 ]; then
+    echo "---- device log (last lines) ----"; tail -n 25 "$work/device.log"
+    echo "---- caller log (last lines) ----"; tail -n 15 "$work/call.log"
+fi
+echo "call-e2e: $failed failed check(s)"
+exit "$failed"
