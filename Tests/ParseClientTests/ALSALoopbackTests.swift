@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Glibc
 import IntercomAgent
 import Logging
 import Media
@@ -30,6 +32,16 @@ struct ALSALoopbackTests {
         return try ALSAPCMStream(direction, configuration: configuration)
     }
 
+    /// `stream`, retried for a second while the device is still busy (a previous test's thread closing it).
+    static func opening(_ direction: ALSAPCMStream.Direction, _ device: String) throws -> ALSAPCMStream {
+        for _ in 0..<20 {
+            do { return try stream(direction, device) } catch let error as ALSAError where error.code == -EBUSY {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        return try stream(direction, device)
+    }
+
     /// Runs `body` on a thread of its own (ALSA calls block) and hands back its result.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -37,18 +49,54 @@ struct ALSALoopbackTests {
         }
     }
 
+    /// A tone played into a loopback device on its own thread until `finish()`.
+    final class TonePlayer: Sendable {
+        private let stopped = Atomic<Bool>(false)
+        private let written = Atomic<Int>(0)
+        private let failure = Mutex<ALSAError?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ hertz: Double, into device: String) {
+            Thread { [self] in
+                defer { done.signal() }
+                do {
+                    let speaker = try ALSALoopbackTests.opening(.playback, device)
+                    var tone = ToneGenerator(frequency: hertz, amplitude: 0.4)
+                    while !stopped.load(ordering: .relaxed) {
+                        try speaker.write(tone.next(frames: 960))
+                        written.add(1, ordering: .relaxed)
+                    }
+                } catch let error as ALSAError {
+                    failure.withLock { $0 = error }
+                } catch {}
+            }.start()
+        }
+
+        /// Waits (up to 2 s) until 100 ms of the tone are in the loopback: the room makes its sound first.
+        func started() async throws {
+            for _ in 0..<100 where written.load(ordering: .relaxed) < 5 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+
+        /// Stops playing; the error that stopped it early, if any.
+        func finish() -> ALSAError? {
+            stopped.store(true, ordering: .relaxed)
+            done.wait()
+            return failure.withLock { $0 }
+        }
+    }
+
+    /// The loudest half second of `pcm` (48 kHz mono).
+    static func loudest(_ pcm: [Int16], window: Int = 24_000) -> [Int16] {
+        stride(from: 0, through: max(0, pcm.count - window), by: 4800)
+            .map { Array(pcm[$0..<min(pcm.count, $0 + window)]) }
+            .max { PCMAnalysis.rms($0) < PCMAnalysis.rms($1) } ?? []
+    }
+
     @Test("a 1 kHz tone played into the loopback is the microphone the call's Opus stream carries")
     func microphone() async throws {
         try Self.requireLoopbackCard()
-        let stop = Atomic<Bool>(false)
-        let player = Task {
-            try await Self.onThread {
-                let speaker = try Self.stream(.playback, "plughw:Loopback,0,0")
-                var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
-                while !stop.load(ordering: .relaxed) { try speaker.write(tone.next(frames: 960)) }
-            }
-        }
-        defer { stop.store(true, ordering: .relaxed) }
+        let player = TonePlayer(1000, into: "plughw:Loopback,0,0")
+        try await player.started()
         var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 5, bitrateKbps: 100)
         settings.microphone = .alsa(device: "plughw:Loopback,1,0")
         let pipeline = DeviceMediaPipeline(settings: settings, logger: Self.logger)
@@ -63,11 +111,10 @@ struct ALSALoopbackTests {
             if packets == 75 { break }
         }
         let elapsed = ContinuousClock.now - started
-        stop.store(true, ordering: .relaxed)
-        try await player.value
+        #expect(player.finish() == nil)
         // The device clock paces capture: 75 packets of 20 ms take about 1.5 s.
         #expect(elapsed > .milliseconds(1200) && elapsed < .seconds(4), "75 packets in \(elapsed)")
-        let steady = Array(pcm.suffix(48_000 / 2))
+        let steady = Self.loudest(pcm)
         let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 300...3000, step: 10)
         #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
         #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
@@ -97,5 +144,46 @@ struct ALSALoopbackTests {
         let frequency = PCMAnalysis.dominantFrequency(loudest, sampleRate: 48_000, range: 300...3000, step: 10)
         #expect(frequency.map { abs($0 - 700) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
         #expect(PCMAnalysis.rmsDecibels(loudest) > -20, "level \(PCMAnalysis.rmsDecibels(loudest)) dBFS")
+    }
+
+    @Test("a capture overrun (the reader stalls past the buffer) is recovered, counted, and the tone continues")
+    func captureOverrun() async throws {
+        try Self.requireLoopbackCard()
+        let player = TonePlayer(500, into: "plughw:Loopback,0,0")
+        try await player.started()
+        let (xruns, captured) = try await Self.onThread { () throws -> (Int, [Int16]) in
+            let microphone = try Self.opening(.capture, "plughw:Loopback,1,0")
+            _ = try microphone.read(frames: 960)
+            Thread.sleep(forTimeInterval: 0.3)  // far beyond the 40 ms buffer
+            var captured: [Int16] = []
+            for _ in 0..<40 { captured += try microphone.read(frames: 960) }
+            return (microphone.xrunCount, captured)
+        }
+        #expect(player.finish() == nil)
+        #expect(xruns >= 1, "no overrun counted")
+        let frequency = PCMAnalysis.dominantFrequency(Self.loudest(captured), sampleRate: 48_000, range: 200...2000, step: 10)
+        #expect(frequency.map { abs($0 - 500) <= 20 } == true, "dominant \(frequency ?? 0) Hz after recovery")
+    }
+
+    @Test("a playback underrun (the writer stalls) is recovered, counted, and what follows is heard")
+    func playbackUnderrun() async throws {
+        try Self.requireLoopbackCard()
+        let recorder = Task {
+            try await Self.onThread { () throws -> [Int16] in
+                try Self.opening(.capture, "plughw:Loopback,1,1").read(frames: 48_000 * 2)
+            }
+        }
+        let xruns = try await Self.onThread { () throws -> Int in
+            let speaker = try Self.opening(.playback, "plughw:Loopback,0,1")
+            var tone = ToneGenerator(frequency: 800, amplitude: 0.4)
+            for _ in 0..<5 { try speaker.write(tone.next(frames: 960)) }
+            Thread.sleep(forTimeInterval: 0.3)  // the buffer runs dry
+            for _ in 0..<40 { try speaker.write(tone.next(frames: 960)) }
+            return speaker.xrunCount
+        }
+        let recorded = try await recorder.value
+        #expect(xruns >= 1, "no underrun counted")
+        let frequency = PCMAnalysis.dominantFrequency(Self.loudest(recorded), sampleRate: 48_000, range: 200...2000, step: 10)
+        #expect(frequency.map { abs($0 - 800) <= 20 } == true, "dominant \(frequency ?? 0) Hz after recovery")
     }
 }
