@@ -40,11 +40,9 @@ import os
 import socket
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -56,7 +54,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, log,  # noqa: E402
                        missing_browser, wait_for)
-from calls import percentile  # noqa: E402
+from calls import LoggedProcess, percentile  # noqa: E402
 
 APP_ID = "intercom"
 DEVICE_TITLE = "Intercom demo"
@@ -169,38 +167,18 @@ def scrape(url):
     return 200, samples
 
 
-class Demo:
-    """`intercomd demo` with its stdout (the banner) and stderr (the log) collected line by line."""
+class Demo(LoggedProcess):
+    """`intercomd demo` with its stdout (the banner) and stderr (the log) collected line by line, its keyboard
+    buttons on stdin, and its metrics port."""
 
     def __init__(self, binary, workdir, label, answer):
-        self.label = label
         self.directory = os.path.join(workdir, f"demo-{label}")
         os.makedirs(self.directory, exist_ok=True)
         self.metrics_url = f"http://127.0.0.1:{free_port()}"
-        self.argv = [binary, "demo", "--port", "0", "--answer", answer, "--video", "test-pattern",
-                     "--directory", self.directory, "--metrics", self.metrics_url[len("http://"):],
-                     "--call-name", VISITOR["name"]]
-        self.out, self.err = [], []
-        self.lock = threading.Lock()
-        self.stopped = False
-        self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, cwd=workdir, text=True, bufsize=1, errors="replace")
-        self.threads = [
-            threading.Thread(target=self._pump, args=(self.process.stdout, self.out,
-                                                      os.path.join(workdir, f"demo-{label}.stdout")), daemon=True),
-            threading.Thread(target=self._pump, args=(self.process.stderr, self.err,
-                                                      os.path.join(workdir, f"demo-{label}.stderr")), daemon=True),
-        ]
-        for t in self.threads:
-            t.start()
-
-    def _pump(self, stream, lines, path):
-        with open(path, "w", encoding="utf-8") as f:
-            for line in stream:
-                with self.lock:
-                    lines.append(line.rstrip("\n"))
-                f.write(line)
-                f.flush()
+        super().__init__([binary, "demo", "--port", "0", "--answer", answer, "--video", "test-pattern",
+                          "--directory", self.directory, "--metrics", self.metrics_url[len("http://"):],
+                          "--call-name", VISITOR["name"]], workdir, f"demo-{label}", stdin=subprocess.PIPE)
+        self.label = label
 
     def press(self, key):
         """A button of the demo's simulated GPIO panel: a, A (long accept), h or c, as a user types them."""
@@ -219,54 +197,13 @@ class Demo:
         except OSError as e:
             return None, str(e)
 
-    def stderr(self, since=0):
-        with self.lock:
-            return self.err[since:]
-
-    def mark(self):
-        with self.lock:
-            return len(self.err)
-
-    def find(self, pattern, since=0, stdout=False):
-        regex = re.compile(pattern)
-        with self.lock:
-            lines = list(self.out if stdout else self.err[since:])
-        for line in lines:
-            match = regex.search(line)
-            if match:
-                return match
-        return None
-
-    def wait_line(self, pattern, timeout, since=0, stdout=False):
-        return wait_for(lambda: self.find(pattern, since, stdout), timeout, 0.1)
-
-    def tail(self, lines=40):
-        return self.stderr()[-lines:]
-
     def stop(self):
-        """SIGINT, SIGKILL after 10 s. Returns (clean, detail): clean = exit status 0 within 5 s of SIGINT."""
-        if self.stopped:
+        """SIGINT, SIGKILL after 10 s. Returns (clean, detail): clean = exit status 0 within 5 s of SIGINT, and
+        no error lines in the log."""
+        result = super().stop()
+        if result is None:
             return None
-        self.stopped = True
-        if self.process.poll() is not None:
-            detail = f"exited by itself before SIGINT with status {self.process.returncode}"
-            clean = False
-        else:
-            started = time.monotonic()
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(10)
-                took = time.monotonic() - started
-                code = self.process.returncode
-                clean = took <= 5 and code == 0
-                detail = f"exit status {code} {took:.1f} s after SIGINT"
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                clean = False
-                detail = "still running 10 s after SIGINT: killed with SIGKILL"
-        for t in self.threads:
-            t.join(3)
+        clean, detail = result
         errors = [line for line in self.stderr() if re.search(r"\b(error|critical)\b", line.split(" intercomd")[0])]
         if errors:
             detail += f"; error lines in the log: {' | '.join(errors[-3:])}"

@@ -75,14 +75,14 @@ class LoggedProcess:
     <workdir>/<label>.stdout and <label>.stderr. `mark()` + `find(pattern, since)` look at stderr lines
     logged after a point; `wait_line` polls for one."""
 
-    def __init__(self, argv, workdir, label, env=None, cwd=None):
+    def __init__(self, argv, workdir, label, env=None, cwd=None, stdin=None):
         self.label = label
         self.argv = argv
         self.out, self.err = [], []
         self.lock = threading.Lock()
         self.stopped = False
-        self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd or workdir,
-                                        env=env, text=True, bufsize=1, errors="replace")
+        self.process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        cwd=cwd or workdir, env=env, text=True, bufsize=1, errors="replace")
         self.pid = self.process.pid
         self.threads = [
             threading.Thread(target=self._pump, args=(self.process.stdout, self.out,

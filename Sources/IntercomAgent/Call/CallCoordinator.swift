@@ -170,8 +170,10 @@ public actor CallCoordinator {
             await indicators.pulseDoor()
         case .refuseDoorOpen(let sessionID, let peer, let refusal):
             logger.info("door open refused", metadata: ["session": "\(sessionID)", "peer": "\(peer)", "why": "\(refusal)"])
-        case .setLEDPattern(let pattern):
-            await indicators.show(pattern)
+        case .setLEDPattern:
+            // What the machine shows now, not what it showed when the action was made: the actor is
+            // reentrant, and a later event (media down while `stopMedia` awaited) may already have moved on.
+            await indicators.show(machine.ledPattern)
         case .armTimer(let timer, let instant):
             timers[timer]?.cancel()
             let delay = instant - now
@@ -188,8 +190,8 @@ public actor CallCoordinator {
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
             ])
             metrics?.callEnded(summary)
-        case .reportState(let text):
-            await status?.setCallState(text)
+        case .reportState:
+            await status?.setCallState(machine.statusText)  // the current state, for the same reason
         }
     }
 
