@@ -17,8 +17,8 @@ back to idle; SOAK_SETTLE later it places the next call (a call refused as busy 
   soak       the agent's VmRSS (/proc/PID/status) and open file descriptors (/proc/PID/fd) after a warm-up of
              SOAK_WARMUP calls (default 20) and after the last call, each the mean of a few samples taken
              after a short idle; targets: RSS growth <= 2048 kB and no fd growth. A few unsettled samples in
-             between, and the fds that appeared or disappeared (readlink, sockets resolved through
-             /proc/PID/net) are printed as evidence.
+             between, the fds that appeared or disappeared (readlink, sockets resolved through
+             /proc/PID/net) and the threads by name (/proc/PID/task/*/comm) are printed as evidence.
 
 Checks: every call connected (first frame within 10 s, page in-call), was hung up, and the device logged it as
 answered and ended by the page's bye; afterwards the agent's /metrics ([metrics] listen on a free port) shows
@@ -106,7 +106,7 @@ def socket_inodes(pid):
 
 
 def sample(pid):
-    """VmRSS (kB), thread count and the open fds (fd → readlink target) of a process."""
+    """VmRSS (kB), thread count, thread names and the open fds (fd → readlink target) of a process."""
     values = {}
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -119,7 +119,16 @@ def sample(pid):
             targets[fd] = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             pass  # closed meanwhile
-    return {"rss": values["VmRSS"], "threads": values["Threads"], "fds": len(targets), "targets": targets}
+    names = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/comm") as f:
+                name = f.read().strip()
+            names[name] = names.get(name, 0) + 1
+        except OSError:
+            pass  # ended meanwhile
+    return {"rss": values["VmRSS"], "threads": values["Threads"], "fds": len(targets), "targets": targets,
+            "names": names}
 
 
 def settled(pid):
@@ -132,6 +141,7 @@ def settled(pid):
         taken.append(sample(pid))
     return {"rss": sum(s["rss"] for s in taken) / len(taken), "fds": sum(s["fds"] for s in taken) / len(taken),
             "threads": sum(s["threads"] for s in taken) / len(taken), "targets": taken[-1]["targets"],
+            "names": taken[-1]["names"],
             "raw": [(s["rss"], s["fds"]) for s in taken]}
 
 
@@ -373,6 +383,10 @@ directory = "{state}"
             added, removed = fd_difference(pid, warm["targets"], end["targets"])
             log(f"SOAK fds opened since the warm-up and still open: {added}")
             log(f"SOAK fds open at the warm-up and closed since: {removed}")
+            grown = {k: end["names"].get(k, 0) - warm["names"].get(k, 0) for k in set(warm["names"]) | set(end["names"])}
+            grown = {k: v for k, v in grown.items() if v}
+            log("SOAK threads by name at the end: " + ", ".join(f"{k} ×{v}" for k, v in sorted(end["names"].items()))
+                + "; change since the warm-up: " + (", ".join(f"{k} {v:+d}" for k, v in sorted(grown.items())) or "none"))
             self.check(f"agent RSS growth after the warm-up <= {MAX_RSS_GROWTH_KB} kB over {CALLS - WARMUP} calls",
                        growth <= MAX_RSS_GROWTH_KB, f"{growth:+.0f} kB ({warm['rss']:.0f} → {end['rss']:.0f} kB; "
                        + ", ".join(f"{n}: {s['rss']}" for n, s in intermediate) + ")")
