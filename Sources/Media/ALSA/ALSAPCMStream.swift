@@ -1,6 +1,7 @@
 import CALSA
 import CIntercomShims
 import Glibc
+import Synchronization
 
 /// One open ALSA PCM in blocking read/write mode (`snd_pcm_open`, hw/sw params, `snd_pcm_readi` /
 /// `snd_pcm_writei`, `snd_pcm_close` in `deinit`). Overruns and underruns (`-EPIPE`) and resumes after
@@ -34,12 +35,17 @@ public final class ALSAPCMStream {
         _ = Self.quietLibrary
         let device = configuration.device
         var handle: OpaquePointer?
-        if let configurationText {
-            let local = try Self.loadConfiguration(configurationText, device: device)
-            defer { snd_config_delete(local) }
-            try ALSAError.check("snd_pcm_open_lconf", device: device, snd_pcm_open_lconf(&handle, device, direction.stream, 0, local))
-        } else {
-            try ALSAError.check("snd_pcm_open", device: device, snd_pcm_open(&handle, device, direction.stream, 0))
+        // Opening parses and caches alsa-lib's global configuration (`snd_config_update`), which is not safe
+        // to do from two threads at once (the microphone and the speaker open on threads of their own).
+        try Self.opening.withLock { _ throws(ALSAError) in
+            if let configurationText {
+                let local = try Self.loadConfiguration(configurationText, device: device)
+                defer { snd_config_delete(local) }
+                try ALSAError.check("snd_pcm_open_lconf", device: device,
+                                    snd_pcm_open_lconf(&handle, device, direction.stream, 0, local))
+            } else {
+                try ALSAError.check("snd_pcm_open", device: device, snd_pcm_open(&handle, device, direction.stream, 0))
+            }
         }
         guard let pcm = handle else { throw ALSAError(call: "snd_pcm_open", code: -ENODEV, device: device) }
         // Stored properties are set only after the last throw: a throwing class initializer that has set
@@ -61,6 +67,8 @@ public final class ALSAPCMStream {
     }
 
     deinit { snd_pcm_close(pcm) }
+
+    private static let opening = Mutex(())
 
     /// alsa-lib's own stderr messages are dropped once per process: the thrown `ALSAError` says the same.
     private static let quietLibrary: Void = CIntercomShims_snd_lib_error_silence()
