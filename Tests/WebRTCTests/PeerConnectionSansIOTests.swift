@@ -23,6 +23,19 @@ struct PeerConnectionSansIOTests {
         #expect(!PeerConnectionState.disconnected.isTerminal)
     }
 
+    // MARK: Inactivity (instead of libnice 0.1.21's consent freshness)
+
+    @Test func aPeerIsSilentOnlyAfterTheTimeoutWithoutADatagram() {
+        var watch = InactivityWatch(timeout: .seconds(15))
+        #expect(!watch.isSilent(at: .seconds(100)), "never heard: connecting has its own deadlines")
+        watch.heard(at: .seconds(10))
+        #expect(!watch.isSilent(at: .seconds(25)), "exactly the timeout is not yet silence")
+        #expect(watch.isSilent(at: .seconds(25) + .milliseconds(1)))
+        watch.heard(at: .seconds(24))
+        #expect(!watch.isSilent(at: .seconds(30)), "any datagram resets it")
+        #expect(PeerConnectionError.peerSilent(seconds: 15).description == "nothing received from the peer for 15 s")
+    }
+
     // MARK: Keyframe requests
 
     @Test func keyframeRequestsAreRateLimitedButNotLost() {

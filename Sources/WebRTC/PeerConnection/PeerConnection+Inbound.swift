@@ -31,6 +31,7 @@ extension PeerConnection {
     func receive(_ datagram: [UInt8]) {
         guard !isClosed else { return }
         stats.bytesReceived += UInt64(datagram.count)
+        inactivity.heard(at: now())
         switch DatagramClass(classifying: datagram) {
         case .dtls:
             guard let dtls, dtlsPhase != .failed else { return }

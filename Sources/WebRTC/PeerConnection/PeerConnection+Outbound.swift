@@ -73,6 +73,9 @@ extension PeerConnection {
             nextNACK = now + configuration.nackInterval
             sendNACK()
         }
+        if dtlsPhase == .connected, inactivity.isSilent(at: now) {
+            fail(.peerSilent(seconds: Int(inactivity.timeout.components.seconds)))
+        }
     }
 
     /// A generic NACK for the peer's video packets still missing (RFC 4585 §6.2.1), when negotiated.

@@ -56,6 +56,8 @@ public actor PeerConnection {
     var videoLosses = NACKGenerator()
     var remoteVideoSSRC: UInt32?
     var nextNACK = Duration.zero
+    /// When the peer was last heard from (the inactivity timeout).
+    var inactivity: InactivityWatch
     /// Our own PLIs to the peer's video sender after a loss, rate-limited like the encoder side.
     var pictureLossRequests: KeyframeRequestLimiter
     var remoteCredentialsApplied = false
@@ -90,6 +92,7 @@ public actor PeerConnection {
         self.ice = agent
         self.certificate = certificate
         self.configuration = configuration
+        inactivity = InactivityWatch(timeout: configuration.inactivityTimeout)
         self.local = local
         self.localFingerprint = certificate.fingerprint
         history = RetransmissionBuffer(capacity: configuration.retransmissionHistory)

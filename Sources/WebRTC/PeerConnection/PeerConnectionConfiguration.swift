@@ -28,6 +28,9 @@ public struct PeerConnectionConfiguration: Sendable {
     public var handshakeTimeout: Duration
     /// How often lost video packets are NACKed again (RFC 4585 §6.2.1), when `nack` is negotiated.
     public var nackInterval: Duration
+    /// A connected peer from which nothing (RTP, RTCP, DTLS) arrives for this long is gone: the connection
+    /// fails. Browsers send RTCP at least every second, so 15 s is silence, not loss.
+    public var inactivityTimeout: Duration
     /// Fault injection (tests, soak runs): return false to drop the first transmission of an RTP packet
     /// on the floor. The packet still enters the NACK history, so the peer can get it retransmitted.
     public var outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)?
@@ -37,7 +40,8 @@ public struct PeerConnectionConfiguration: Sendable {
         localAddresses: [String] = [], maxPacketSize: Int = 1200,
         keyframeRequestInterval: Duration = .milliseconds(400), reportInterval: Duration = .seconds(1),
         retransmissionHistory: Int = 1024, handshakeTimeout: Duration = DTLSEndpoint.defaultHandshakeTimeout,
-        nackInterval: Duration = .milliseconds(50), outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)? = nil
+        nackInterval: Duration = .milliseconds(50), inactivityTimeout: Duration = .seconds(15),
+        outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)? = nil
     ) {
         self.capabilities = capabilities
         self.stunServer = stunServer
@@ -49,6 +53,7 @@ public struct PeerConnectionConfiguration: Sendable {
         self.retransmissionHistory = retransmissionHistory
         self.handshakeTimeout = handshakeTimeout
         self.nackInterval = nackInterval
+        self.inactivityTimeout = inactivityTimeout
         self.outgoingPacketFilter = outgoingPacketFilter
     }
 }

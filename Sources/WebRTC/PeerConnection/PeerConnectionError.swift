@@ -22,6 +22,8 @@ public enum PeerConnectionError: Error, Equatable, Sendable, CustomStringConvert
     case packetization(call: String, detail: String)
     /// `call` is not allowed in the current signaling state (e.g. an answer without an offer).
     case invalidState(call: String, state: String)
+    /// Nothing arrived from the connected peer for `seconds` (it left without a word, or the path died).
+    case peerSilent(seconds: Int)
     /// The connection was closed.
     case closed
 
@@ -37,6 +39,7 @@ public enum PeerConnectionError: Error, Equatable, Sendable, CustomStringConvert
             "no sha-256 fingerprint in the remote description (got \(functions.joined(separator: ", ")))"
         case let .packetization(call, detail): "\(call) failed: \(detail)"
         case let .invalidState(call, state): "\(call) is not allowed in state \(state)"
+        case let .peerSilent(seconds): "nothing received from the peer for \(seconds) s"
         case .closed: "the peer connection is closed"
         }
     }
