@@ -21,7 +21,6 @@ Environment: LOSS_SECONDS (default 120), LOSS_PERCENT (default 10), LOSS_KEEP=1 
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
-from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, log,  # noqa: E402
+from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
 from calls import OUTCOME, LoggedProcess, call_button, percentile, wait_callable  # noqa: E402
 
@@ -90,12 +89,6 @@ G2G_READER = r"""
 """
 
 STATS_AT = "window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def nft(*args):

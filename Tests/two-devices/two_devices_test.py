@@ -17,7 +17,6 @@ Environment: TWO_DEVICES_KEEP=1 keeps the temporary directory (configs and logs)
 import os
 import re
 import shutil
-import socket
 import sys
 import tempfile
 
@@ -25,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
-from webdriver import Checks, log  # noqa: E402
+from webdriver import Checks, free_port, log  # noqa: E402
 from calls import LoggedProcess  # noqa: E402
 
 SECONDS = 10
@@ -34,12 +33,6 @@ DEVICES = {
     "A": {"title": "Gate A", "tone": 440, "lat": 52.5200, "lon": 13.4050},
     "B": {"title": "Caller B", "tone": 880, "lat": 52.5210, "lon": 13.4060},
 }
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def config(workdir, key, server):
