@@ -43,10 +43,19 @@ let package = Package(
         debianLibrary("CNice", pkgConfig: "nice", apt: "libnice-dev"),
         debianLibrary("CSRTP", pkgConfig: "libsrtp2", apt: "libsrtp2-dev"),
         debianLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
+        // A C++ API: only its pkg-config flags, for the C shim below.
+        debianLibrary("CWebRTCAPM", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
         // Macros, variadic functions and callbacks of the libraries above, as plain C functions.
         .target(
             name: "CIntercomShims",
             dependencies: ["CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL"]
+        ),
+        // webrtc-audio-processing's C++ echo canceller as C functions on an opaque handle. SwiftPM drops
+        // pkg-config's -D flags, so the defines its headers need are repeated here.
+        .target(
+            name: "CWebRTCAudioProcessing",
+            dependencies: ["CWebRTCAPM"],
+            cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]
         ),
 
         // ── Swift targets, one per concern ───────────────────────────────────────────────────────
@@ -73,10 +82,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Capture, encoding, playback: V4L2, libvpx, ALSA, libopus.
+        // Capture, encoding, playback, echo cancellation: V4L2, libvpx, ALSA, libopus, webrtc-audio-processing.
         .target(
             name: "Media",
-            dependencies: ["IntercomPlatform", "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus"]
+            dependencies: [
+                "IntercomPlatform", "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus", "CWebRTCAudioProcessing",
+            ]
         ),
         // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.
         .target(
