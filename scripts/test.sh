@@ -82,6 +82,10 @@ stage "two devices: intercomd call and intercomd run call each other through int
 INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
     browser_stage "two intercomd devices" Tests/two-devices/run.sh two-devices.log
 
+stage "viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
+INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
+    browser_stage "viewers (Chromium)" Tests/viewers/run.sh viewers.log
+
 stage "WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
 browser_stage "loss and latency (Chromium)" Tests/loss/run.sh loss.log "$bin/intercomd"
 

@@ -17,6 +17,8 @@ public final class DeviceMediaPipeline: Sendable {
         public var minimumBitrateKbps = 150
         public var microphone: MicrophoneSource = .testTone()
         public var speaker: SpeakerSink = .none
+        /// `[audio] echo_cancellation`: nil sends the microphone as captured.
+        public var echoCancellation: EchoCancellationSetup?
         /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
         public var makeSource: @Sendable () -> any VideoSource
 
@@ -37,8 +39,12 @@ public final class DeviceMediaPipeline: Sendable {
     public let video: EncodedFrameBroadcaster
     public let audio = AudioFanOut()
     public let speaker: SpeakerPlayout
+    /// The speaker's far end in, the microphone's echo out; nil when echo cancellation is off.
+    public let echoCanceller: EchoCanceller?
     /// The VP8 target the encoder thread applies when it changes (REMB-driven, the lowest peer's).
     public let targetKbps: Atomic<Int>
+    private let estimates: Mutex<ViewerBitrateEstimates>
+    private let nextPeer = Atomic<UInt64>(0)
     private let forceKeyframe = Atomic<Bool>(true)
     private let stopped = Atomic<Bool>(false)
     private let encodedCount = Atomic<Int>(0)
@@ -50,8 +56,11 @@ public final class DeviceMediaPipeline: Sendable {
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
-        speaker = SpeakerPlayout(sink: settings.speaker, metrics: metrics, logger: logger)
+        echoCanceller = Self.makeEchoCanceller(settings, logger: logger)
+        speaker = SpeakerPlayout(sink: settings.speaker, echoCanceller: echoCanceller, metrics: metrics, logger: logger)
         targetKbps = Atomic(settings.bitrateKbps)
+        estimates = Mutex(ViewerBitrateEstimates(minimumKbps: min(settings.minimumBitrateKbps, settings.bitrateKbps),
+                                                 maximumKbps: settings.bitrateKbps))
         let force = KeyframeFlag()
         video = EncodedFrameBroadcaster(onKeyframeRequest: { force.set() })
         let videoThread = Thread { [self] in encodeVideo(subscriberRequests: force) }
@@ -64,11 +73,26 @@ public final class DeviceMediaPipeline: Sendable {
 
     public func requestKeyframe() { forceKeyframe.store(true, ordering: .relaxed) }
 
-    /// Follows a peer's bandwidth estimate with 5 % headroom, within the configured range.
-    public func follow(estimateBitsPerSecond: Int) {
-        let kbps = min(max(Int(Double(estimateBitsPerSecond) * 0.95 / 1000), settings.minimumBitrateKbps),
-                       settings.bitrateKbps)
-        targetKbps.store(kbps, ordering: .relaxed)
+    /// A key for one peer's bandwidth estimates (`follow`, `forget`).
+    public func makePeerKey() -> UInt64 { nextPeer.add(1, ordering: .relaxed).newValue }
+
+    /// Follows `peer`'s bandwidth estimate: the encoder runs at the lowest of the peers' estimates (5 %
+    /// headroom), within the configured range.
+    public func follow(peer: UInt64, estimateBitsPerSecond: Int) {
+        let target = estimates.withLock { estimates in
+            estimates.update(peer: peer, estimateBitsPerSecond: estimateBitsPerSecond)
+            return estimates.targetKbps
+        }
+        targetKbps.store(target, ordering: .relaxed)
+    }
+
+    /// `peer` left: its estimate no longer holds the others back.
+    public func forget(peer: UInt64) {
+        let target = estimates.withLock { estimates in
+            estimates.remove(peer: peer)
+            return estimates.targetKbps
+        }
+        targetKbps.store(target, ordering: .relaxed)
     }
 
     public func stop() {
@@ -144,7 +168,8 @@ public final class DeviceMediaPipeline: Sendable {
             let samples = encoder.configuration.samplesPerFrame
             if case .alsa(let device, let configurationText) = settings.microphone {
                 let microphone = MicrophoneCapture(device: device, configurationText: configurationText,
-                                                   samplesPerFrame: samples, logger: logger)
+                                                   samplesPerFrame: samples, echoCanceller: echoCanceller,
+                                                   logger: logger)
                 while !isStopped {
                     let (pcm, xruns) = microphone.next()
                     if xruns > 0 { metrics?.audioXruns(xruns, direction: "capture") }

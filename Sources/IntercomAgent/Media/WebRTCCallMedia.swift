@@ -56,6 +56,8 @@ final class WebRTCCallMedia: CallMediaSession {
     private let peerMetrics: PeerMetrics?
     private let videoSubscription = Mutex<EncodedFrameSubscription?>(nil)
     private let speakerClaim = Mutex<UInt64?>(nil)
+    /// This peer's slot in the pipeline's lowest-estimate bitrate.
+    private let estimateKey: UInt64
 
     private let peerVideo = ReceivedVideoDecoder()
     private let onEnded: @Sendable (CallMediaReport) -> Void
@@ -63,6 +65,7 @@ final class WebRTCCallMedia: CallMediaSession {
     init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger,
          onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
+        estimateKey = pipeline.makePeerKey()
         self.metrics = metrics
         peerMetrics = metrics?.peer(peer)
         self.logger = logger
@@ -73,9 +76,11 @@ final class WebRTCCallMedia: CallMediaSession {
                state: @escaping @Sendable (Bool) async -> Void) async throws {
         var configuration = PeerConnectionConfiguration()
         configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
-        // Send the camera and take the peer's video too: another intercom (or a browser with a camera)
-        // shows itself, and a browser without one simply sends none.
-        configuration.capabilities.videoDirection = .sendrecv
+        // A party: send the camera and take the peer's video too (another intercom, or a browser with a
+        // camera, shows itself; one without simply sends none). A view-only watcher gets the camera and
+        // nothing else: no audio either way, nothing of its own to decode.
+        configuration.capabilities.videoDirection = plan.audio ? .sendrecv : .sendonly
+        if !plan.audio { configuration.capabilities.audioDirection = .inactive }
         let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
         let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
         connection.withLock { $0 = peer }
@@ -108,6 +113,7 @@ final class WebRTCCallMedia: CallMediaSession {
     func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         if let claim = speakerClaim.withLock({ $0 }) { pipeline.speaker.release(claim) }
+        pipeline.forget(peer: estimateKey)
         peerMetrics?.close()
         guard let peer = connection.withLock({ $0 }) else { return }
         let statistics = await peer.statistics
@@ -156,6 +162,7 @@ final class WebRTCCallMedia: CallMediaSession {
         let logger = self.logger
         let metrics = self.metrics, peerMetrics = self.peerMetrics
         let started = ContinuousClock.now
+        let estimateKey = self.estimateKey
         let events = Task {
             var reportedUp = false
             for await event in peer.events {
@@ -167,7 +174,7 @@ final class WebRTCCallMedia: CallMediaSession {
                 case .keyframeNeeded:
                     pipeline.requestKeyframe()
                 case .bitrateEstimate(let bitsPerSecond):
-                    pipeline.follow(estimateBitsPerSecond: Int(bitsPerSecond))
+                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: Int(bitsPerSecond))
                 case .stateChanged(let now, let error):
                     if let error { logger.warning("media connection \(now.rawValue)", metadata: ["error": "\(error)"]) }
                     if now == .connected, !reportedUp {

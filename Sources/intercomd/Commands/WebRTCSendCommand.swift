@@ -189,7 +189,7 @@ private struct WebRTCSendCall {
                         if state == .failed { ending.yield(Outcome(succeeded: false, reason: "connection failed")) }
                     case let .bitrateEstimate(bitsPerSecond):
                         // Research notes §3: follow REMB with 5 % headroom, within 150 kbit/s…configured.
-                        media.follow(estimateBitsPerSecond: Int(bitsPerSecond))
+                        media.follow(peer: 0, estimateBitsPerSecond: Int(bitsPerSecond))
                     case .receptionReport:
                         break
                     }

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Viewers: one intercomd run streams a call to the caller and up to `call.max_viewers` view-only watchers
+# (viewerToken), all headless Chromium clients, from one encoder; BENCH lines for the device's CPU with 1, 2
+# and 4 Chromium receivers. See viewers_test.py for the checks and the environment (VIEWERS_KEEP…).
+# Usage: Tests/viewers/run.sh [--server BIN] [--intercomd BIN]
+# Binaries: the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, else .build/debug/{intercom-server,intercomd}.
+# Needs python3, /usr/bin/chromium and /usr/bin/chromedriver; a missing one is a failure, never a skip.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "FAIL prerequisites — python3 is not installed" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+exec python3 "$here/viewers_test.py" "$@"

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Viewers: one device, one encoder, several headless Chromium receivers (SYSTEM.md §3 fan-out).
+
+Starts `intercom-server --listen 127.0.0.1:0` and `intercomd run --config FILE` (auto answer, test-pattern
+video, `call.max_viewers = 3`, metrics on a free port). One headless Chromium page (viewer.html, served from
+this directory) signs in, rings the device and joins the call as the caller; once the caller decodes video,
+the page mints view-only tokens with the `viewerToken` Cloud function and adds watchers one at a time.
+Every client answers the device's own SDP offer.
+
+Checks: the caller decodes video; each viewer is offered video only (no audio m-line) and decodes its first
+frame within VIEWER_FIRST_FRAME s of joining (the device forces a keyframe for a new viewer) at the full
+640x480; all four receivers keep decoding at >= MIN_FPS; a fourth viewer beyond max_viewers is refused
+(`bye busy`) while the others keep playing; a viewer leaving changes nothing for the rest and the agent's
+/metrics media peers count follows (4 → 3); when the caller hangs up, the device ends every viewer too, logs
+the call as answered, and /metrics shows no media peer left.
+
+Benchmark: the agent's CPU time (utime + stime from /proc/PID/stat) over MEASURE_SECONDS with 1 receiver (the
+caller), 2 (caller + 1 viewer) and 4 (caller + 3 viewers): BENCH lines with CPU % of one core and the cost of
+each extra viewer as a share of the single-receiver CPU; target < 10 % (issue #5).
+
+Prints PASS/FAIL lines, BENCH lines and `N passed, M failed`; exits non-zero on any failure.
+Usage: viewers_test.py [--server BIN] [--intercomd BIN]
+Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, VIEWERS_MEASURE_SECONDS (10), VIEWERS_KEEP=1 keeps the
+  temporary directory (process logs, chromedriver log).
+"""
+
+import argparse
+import functools
+import http.server
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from calls import OUTCOME, LoggedProcess  # noqa: E402
+from webdriver import PLAIN_IP_CANDIDATES, Browser, Checks, ChromeDriver, free_port, log, missing_browser, wait_for  # noqa: E402,E501
+
+MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "10"))
+SETTLE_SECONDS = 3.0        # after a receiver joins, before its CPU window starts
+MAX_VIEWERS = 3
+CALLER_FIRST_FRAME = 15.0
+VIEWER_FIRST_FRAME = 3.0    # a new viewer's first decoded frame, from joining the room
+MIN_FPS = 20.0
+TARGET_EXTRA_VIEWER = 0.10  # each extra viewer's CPU as a share of the single-receiver CPU
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process, in seconds (/proc/PID/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def serve_directory(directory):
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=directory)
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+class Run:
+    def __init__(self, server_bin, intercomd_bin, workdir):
+        self.server_bin, self.intercomd_bin, self.workdir = server_bin, intercomd_bin, workdir
+        self.checks = Checks()
+        self.processes = []
+        self.metrics_url = None
+        self.page = None
+
+    def check(self, name, ok, detail=""):
+        return self.checks.check(name, ok, detail)
+
+    # ── processes ──
+
+    def start_server(self):
+        server = LoggedProcess([self.server_bin, "--listen", "127.0.0.1:0", "--database",
+                                os.path.join(self.workdir, "server.sqlite"), "--log-level", "warning"],
+                               self.workdir, "server")
+        self.processes.append(server)
+        listening = server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
+        self.check("intercom-server starts", listening, listening.group(0) if listening else " | ".join(server.tail(5)))
+        return f"http://{listening.group(1)}:{listening.group(2)}" if listening else None
+
+    def start_agent(self, base):
+        port = free_port()
+        self.metrics_url = f"http://127.0.0.1:{port}/metrics"
+        state = os.path.join(self.workdir, "state")
+        os.makedirs(state, exist_ok=True)
+        config = os.path.join(self.workdir, "intercom.toml")
+        with open(config, "w") as f:
+            f.write(f'[identity]\ntitle = "Viewer device"\nlatitude = 52.52\nlongitude = 13.405\n\n'
+                    f'[backend]\nserver_url = "{base}/parse"\n\n[call]\nanswer = "auto"\nmax_viewers = {MAX_VIEWERS}\n\n'
+                    f'[video]\nsource = "test-pattern"\n\n[audio]\ncapture = "tone"\nplayback = "null"\n\n'
+                    f'[metrics]\nlisten = "127.0.0.1:{port}"\n\n[state]\ndirectory = "{state}"\n')
+        env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "INTERCOM_CONFIG")}
+        self.agent = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent", env=env)
+        self.processes.append(self.agent)
+        ready = self.agent.wait_line(r"ready: ", 30)
+        user = self.agent.find(r"logged in to the backend userID=(\w+)")
+        self.check("intercomd run starts and registers", ready and user,
+                   f"userID {user.group(1)}, pid {self.agent.pid}" if ready and user else " | ".join(self.agent.tail(8)))
+        return user.group(1) if ready and user else None
+
+    def media_peers(self):
+        with urllib.request.urlopen(self.metrics_url, timeout=5) as response:
+            text = response.read().decode()
+        match = re.search(r"^intercom_media_peers(?:\{[^}]*\})? ([\d.e+]+)", text, re.M)
+        return int(float(match.group(1))) if match else None
+
+    # ── the page ──
+
+    def stats(self):
+        return self.page.promise("window.viewers.stats()")
+
+    def wait_first_frame(self, label, timeout):
+        return wait_for(lambda: (lambda s: s if s.get("firstFrameAt") else None)(self.stats()[label]), timeout, 0.05)
+
+    def measure(self, receivers):
+        """The agent's CPU over MEASURE_SECONDS and every receiver's decoded fps over the same window."""
+        time.sleep(SETTLE_SECONDS)
+        before_stats, before_cpu, started = self.stats(), cpu_seconds(self.agent.pid), time.monotonic()
+        time.sleep(MEASURE_SECONDS)
+        after_stats, after_cpu, elapsed = self.stats(), cpu_seconds(self.agent.pid), time.monotonic() - started
+        fps = {label: (after_stats[label]["framesDecoded"] - before_stats[label]["framesDecoded"]) / elapsed
+               for label in receivers}
+        share = (after_cpu - before_cpu) / elapsed
+        log(f"BENCH {len(receivers)} receiver(s): agent CPU {share * 100:.1f} % of one core over {elapsed:.1f} s; "
+            f"decoded fps " + ", ".join(f"{label} {value:.1f}" for label, value in fps.items()))
+        return share, fps
+
+    def run(self, web_base):
+        base = self.start_server()
+        device = self.start_agent(base) if base else None
+        if not device:
+            return
+        driver = ChromeDriver(self.workdir)
+        self.processes.append(driver)
+        if not self.check("chromedriver starts", driver.ready, driver.url):
+            return
+        self.page = Browser(driver.url, os.path.join(self.workdir, "profile"), label="viewers",
+                            extra_args=[PLAIN_IP_CANDIDATES], browser_log=True)
+        self.page.open(web_base + "/viewer.html")
+        wait_for(lambda: self.page.js("return !!window.viewers;"), 15)
+        session = self.page.promise(f"window.viewers.call({base + '/parse'!r}, {device!r})")
+        caller = self.wait_first_frame("caller", CALLER_FIRST_FRAME)
+        if not self.check("the caller rings the device, it answers and the caller decodes its video", caller,
+                          f"session {session}" if caller else f"{self.stats()} | page log {self.page.js('return window.viewers.log();')[-8:]}"):
+            return
+        cpu = {1: self.measure(["caller"])[0]}
+
+        def add_viewer(label):
+            role = self.page.promise(f"window.viewers.watch({label!r})")
+            first = self.wait_first_frame(label, VIEWER_FIRST_FRAME + 5)
+            took = (first["firstFrameAt"] - first["joinedAt"]) if first else None
+            self.check(f"{label} (a {role} token) is offered video only (audio inactive) and decodes its first frame within "
+                       f"{VIEWER_FIRST_FRAME:.0f} s of joining, at 640x480",
+                       first and took <= VIEWER_FIRST_FRAME * 1000 and first["offeredAudio"] in ("none", "inactive", "rejected")
+                       and first["keyFramesDecoded"] >= 1 and (first["width"], first["height"]) == (640, 480),
+                       f"join → first frame {took:.0f} ms, offered audio {first['offeredAudio']}, "
+                       f"{first['width']}x{first['height']}, keyframes {first['keyFramesDecoded']}" if first
+                       else f"no frame within {VIEWER_FIRST_FRAME + 5:.0f} s: {self.stats()[label]}")
+            return bool(first)
+
+        if not add_viewer("viewer1"):
+            return
+        cpu[2] = self.measure(["caller", "viewer1"])[0]
+        if not (add_viewer("viewer2") and add_viewer("viewer3")):
+            return
+        cpu[4], fps = self.measure(["caller", "viewer1", "viewer2", "viewer3"])
+        self.check(f"with 4 receivers every one decodes >= {MIN_FPS:.0f} fps", min(fps.values()) >= MIN_FPS,
+                   ", ".join(f"{k} {v:.1f}" for k, v in fps.items()))
+        peers = self.media_peers()
+        self.check("the agent's /metrics counts 4 media peers", peers == 4, f"intercom_media_peers {peers}")
+
+        command = (f"INTERCOM_SERVER_BIN={shlex.quote(self.server_bin)} INTERCOMD_BIN={shlex.quote(self.intercomd_bin)} "
+                   f"bash Tests/viewers/run.sh")
+        extra = {n: (cpu[n] - cpu[1]) / (n - 1) for n in (2, 4)}
+        for n in (2, 4):
+            log(f"BENCH each extra viewer with {n} receivers: +{extra[n] * 100:.2f} % of one core = "
+                f"{extra[n] / cpu[1] * 100:.1f} % of the single-receiver CPU ({cpu[1] * 100:.1f} %)")
+        log(f"BENCH reproduce: {command}")
+        self.check(f"each extra viewer costs < {TARGET_EXTRA_VIEWER * 100:.0f} % of the single-receiver CPU (4 receivers)",
+                   extra[4] / cpu[1] < TARGET_EXTRA_VIEWER,
+                   f"{extra[4] / cpu[1] * 100:.1f} % per extra viewer (1: {cpu[1] * 100:.1f} %, 2: {cpu[2] * 100:.1f} %, "
+                   f"4: {cpu[4] * 100:.1f} % of one core)")
+
+        # Beyond max_viewers: the device refuses, the others keep playing.
+        self.page.promise("window.viewers.watch('viewer4')")
+        refused = wait_for(lambda: (lambda s: s if s["state"] in ("ended", "failed") else None)(self.stats()["viewer4"]), 10)
+        self.check(f"a viewer beyond call.max_viewers = {MAX_VIEWERS} is refused with bye busy",
+                   refused and refused["byeReason"] == "busy" and refused["framesDecoded"] == 0,
+                   f"{refused['state']}, bye {refused['byeReason']}, error {refused['error']}" if refused
+                   else f"still {self.stats()['viewer4']['state']} after 10 s")
+        self.page.js("window.viewers.leave('viewer4');")
+
+        # A viewer leaves: the rest go on, the device drops its peer.
+        self.page.js("window.viewers.leave('viewer1');")
+        before = self.stats()
+        time.sleep(2)
+        after = self.stats()
+        still = {k: after[k]["framesDecoded"] - before[k]["framesDecoded"] for k in ("caller", "viewer2", "viewer3")}
+        peers = wait_for(lambda: self.media_peers() == 3, 10)
+        self.check("a viewer leaving leaves the others playing and the device drops its peer (media peers 4 → 3)",
+                   peers and min(still.values()) >= 20, f"frames in 2 s {still}, media peers {self.media_peers()}")
+
+        # The caller hangs up: the device ends the call for everyone.
+        since = self.agent.mark()
+        self.page.js("window.viewers.leave('caller');")
+        ended = wait_for(lambda: all(self.stats()[k]["state"] == "ended" for k in ("viewer2", "viewer3")), 10)
+        outcome = self.agent.wait_line(OUTCOME, 10, since)
+        peers = wait_for(lambda: self.media_peers() == 0, 10)
+        self.check("the caller hanging up ends every viewer, the device logs the call answered and keeps no media peer",
+                   ended and outcome and outcome.group(2).startswith("answered") and peers,
+                   f"viewers {[self.stats()[k]['state'] for k in ('viewer2', 'viewer3')]}, outcome "
+                   f"{outcome.group(0) if outcome else None}, media peers {self.media_peers()}")
+        errors = [line for line in self.agent.stderr() if " error " in line.lower() or "[error]" in line.lower()]
+        self.check("the agent logs no error", not errors, " | ".join(errors[:3]))
+
+    def stop(self):
+        if self.page:
+            try:
+                self.page.quit()
+            except Exception as e:  # noqa: BLE001 - teardown must go on
+                log(f"note: closing Chromium: {e}")
+        for process in reversed(self.processes):
+            if isinstance(process, LoggedProcess):
+                result = process.stop()
+                if process is self.agent and result:
+                    self.check("intercomd exits cleanly on SIGINT", result[0], result[1])
+            else:
+                process.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--server", default=os.environ.get(
+        "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
+    parser.add_argument("--intercomd", default=os.environ.get(
+        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
+    args = parser.parse_args()
+    problems = missing_browser() + [f"{name} not found at {path} (swift build)" for name, path in
+                                    (("intercom-server", args.server), ("intercomd", args.intercomd))
+                                    if not os.access(path, os.X_OK)]
+    if problems:
+        for problem in problems:
+            log(f"FAIL prerequisites — {problem}")
+        log(f"0 passed, {len(problems)} failed")
+        return 1
+    workdir = tempfile.mkdtemp(prefix="viewers-")
+    web, web_base = serve_directory(HERE)
+    run = Run(os.path.abspath(args.server), os.path.abspath(args.intercomd), workdir)
+    try:
+        run.run(web_base)
+    except Exception as e:  # noqa: BLE001 - an unexpected error is a failed check, with the logs kept
+        run.check("the viewer test runs to the end", False, f"{type(e).__name__}: {e}")
+    finally:
+        run.stop()
+        web.shutdown()
+    if run.checks.failed:
+        log(f"agent log tail: {' | '.join(run.agent.tail(15)) if getattr(run, 'agent', None) else '-'}")
+    log(f"{run.checks.passed} passed, {run.checks.failed} failed")
+    if os.environ.get("VIEWERS_KEEP") == "1" or run.checks.failed:
+        log(f"logs kept in {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 1 if run.checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
