@@ -54,9 +54,6 @@ public struct AgentRuntime: Sendable {
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
         let (microphone, speaker) = DeviceMediaPipeline.Settings.endpoints(configuration.audio)
-        if configuration.audio.echoCancellation {
-            logger.warning("audio.echo_cancellation = true is not implemented in this version; the microphone is sent as captured")
-        }
         logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), \(microphone), \(speaker)")
         let metrics = AgentMetrics()
         let pipeline = DeviceMediaPipeline(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,

@@ -23,6 +23,7 @@ extension DeviceMediaPipeline.Settings {
         var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
                             minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
         (settings.microphone, settings.speaker) = endpoints(audio)
+        settings.echoCancellation = EchoCancellationSetup(audio)
         return settings
     }
 

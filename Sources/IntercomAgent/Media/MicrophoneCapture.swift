@@ -5,11 +5,13 @@ import Media
 /// The microphone on the pipeline's audio thread: 20 ms of ALSA capture per Opus frame, the device paces
 /// the loop. A microphone that cannot be opened, or is lost (a USB microphone unplugged), is retried every
 /// `reopenInterval` while silence is sent in real time, so a call keeps its audio stream and the caller
-/// hears the device again as soon as it is back. Each failure streak is logged once.
+/// hears the device again as soon as it is back. Each failure streak is logged once. With an echo canceller,
+/// captured frames leave without the speaker's echo.
 final class MicrophoneCapture {
     let device: String
     let configurationText: String?
     let samplesPerFrame: Int
+    let echoCanceller: EchoCanceller?
     let logger: Logger
     static let reopenInterval: Duration = .seconds(5)
 
@@ -18,11 +20,14 @@ final class MicrophoneCapture {
     private var failing = false
     private var silentDeadline: Duration?
     private var reportedXruns = 0
+    private var cancellationFailed = false
 
-    init(device: String, configurationText: String?, samplesPerFrame: Int, logger: Logger) {
+    init(device: String, configurationText: String?, samplesPerFrame: Int, echoCanceller: EchoCanceller? = nil,
+         logger: Logger) {
         self.device = device
         self.configurationText = configurationText
         self.samplesPerFrame = samplesPerFrame
+        self.echoCanceller = echoCanceller
         self.logger = logger
     }
 
@@ -35,7 +40,7 @@ final class MicrophoneCapture {
                 let pcm = try stream.read(frames: samplesPerFrame)
                 let xruns = stream.xrunCount - reportedXruns
                 reportedXruns = stream.xrunCount
-                if pcm.count == samplesPerFrame { return (pcm, xruns) }
+                if pcm.count == samplesPerFrame { return (withoutEcho(pcm), xruns) }
                 fail("the capture stream ended")
             } catch {
                 fail("\(error)")
@@ -46,6 +51,18 @@ final class MicrophoneCapture {
         silentDeadline = deadline
         MonotonicClock.sleep(until: deadline)
         return ([Int16](repeating: 0, count: samplesPerFrame), 0)
+    }
+
+    /// A canceller that fails once is not asked again: the microphone goes out as captured.
+    private func withoutEcho(_ pcm: [Int16]) -> [Int16] {
+        guard let echoCanceller, !cancellationFailed else { return pcm }
+        do {
+            return try echoCanceller.processNearEnd(pcm)
+        } catch {
+            logger.error("echo cancellation failed; the microphone is sent as captured", metadata: ["error": "\(error)"])
+            cancellationFailed = true
+            return pcm
+        }
     }
 
     private func open() {

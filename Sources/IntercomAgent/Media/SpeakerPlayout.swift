@@ -12,9 +12,11 @@ import WebRTCCore
 ///
 /// The peer's Opus packets go through an `OpusJitterBuffer` (60 ms, reordering) and are decoded on the
 /// speaker's thread every 20 ms: a lost packet is rebuilt from the next one's in-band FEC or concealed by
-/// libopus (PLC), and silence plays while the buffer fills.
+/// libopus (PLC), and silence plays while the buffer fills. With echo cancellation on, every frame written
+/// (silence included, so the canceller's timeline has no holes) is also its far end.
 public final class SpeakerPlayout: Sendable {
     public let sink: SpeakerSink
+    private let echoCanceller: EchoCanceller?
     private let logger: Logger
     private let metrics: AgentMetrics?
     private let state = Mutex<State>(State())
@@ -27,8 +29,9 @@ public final class SpeakerPlayout: Sendable {
         var framesPlayed = 0
     }
 
-    public init(sink: SpeakerSink, metrics: AgentMetrics? = nil, logger: Logger) {
+    public init(sink: SpeakerSink, echoCanceller: EchoCanceller? = nil, metrics: AgentMetrics? = nil, logger: Logger) {
         self.sink = sink
+        self.echoCanceller = echoCanceller
         self.metrics = metrics
         self.logger = logger
     }
@@ -87,6 +90,7 @@ public final class SpeakerPlayout: Sendable {
         }
         let silence = [Int16](repeating: 0, count: Self.frameSamples)
         var reportedXruns = 0
+        var farEndFailed = false
         // A real device paces the loop (the write blocks while its buffer is full); a PCM that swallows
         // everything at once (`null`, `file`) is held to real time by this schedule instead.
         var schedule = MonotonicClock.now()
@@ -101,6 +105,14 @@ public final class SpeakerPlayout: Sendable {
             case .forwardErrorCorrection(let next): pcm = (try? decoder.decode(next, fec: true)) ?? silence
             case .conceal: pcm = (try? decoder.decode(nil)) ?? silence
             case .waiting: pcm = silence
+            }
+            if let echoCanceller, !farEndFailed {
+                do {
+                    try echoCanceller.analyzeFarEnd(pcm)
+                } catch {
+                    logger.error("echo cancellation lost its far end for this call", metadata: ["error": "\(error)"])
+                    farEndFailed = true
+                }
             }
             do {
                 try stream.write(pcm)

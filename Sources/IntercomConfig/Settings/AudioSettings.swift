@@ -1,16 +1,25 @@
 /// `[audio]`: ALSA devices for the microphone and the speaker (`capture = "tone"`: a 440 Hz test tone;
-/// `playback = "none"`: the caller is not played).
+/// `playback = "none"`: the caller is not played), and echo cancellation for speaker-and-microphone boxes.
 public struct AudioSettings: Sendable, Equatable {
+    /// How hard the echo canceller suppresses what its filter leaves: `high` removes the most echo and
+    /// ducks the person at the door most while the caller talks; `low` the reverse.
+    public enum EchoSuppression: String, Sendable, CaseIterable { case low, moderate, high }
+
     public var enabled = true
     public var capture = "default"
     public var playback = "default"
     public var sampleRate = 48_000
     public var echoCancellation = false
+    public var echoSuppression = EchoSuppression.high
+    /// Speaker-to-microphone delay hint; nil: derived from the ALSA buffer sizes the agent opens.
+    public var echoDelay: Duration?
 
-    public init(enabled: Bool = true, capture: String = "default", playback: String = "default") {
+    public init(enabled: Bool = true, capture: String = "default", playback: String = "default",
+                echoCancellation: Bool = false) {
         self.enabled = enabled
         self.capture = capture
         self.playback = playback
+        self.echoCancellation = echoCancellation
     }
 
     init(_ reader: ConfigReader?) {
@@ -26,6 +35,13 @@ public struct AudioSettings: Sendable, Equatable {
             }
         }
         echoCancellation = reader.bool("echo_cancellation") ?? echoCancellation
+        echoSuppression = reader.choice("echo_suppression") ?? echoSuppression
+        // The library clamps hints above 500 ms; a longer path is not an echo it can cancel anyway.
+        echoDelay = reader.duration("echo_delay", in: .zero ... .milliseconds(500))
+        // The canceller needs what the speaker plays as its reference: without a speaker there is no echo.
+        if echoCancellation, enabled, playback == "none" {
+            reader.report("echo_cancellation", "needs a speaker to cancel, but playback = \"none\"")
+        }
         reader.rejectUnknownKeys()
     }
 }

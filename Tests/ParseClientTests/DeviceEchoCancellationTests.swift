@@ -1,0 +1,86 @@
+import Foundation
+import IntercomAgent
+import IntercomConfig
+import IntercomTestSupport
+import Media
+import Testing
+
+/// `[audio] echo_cancellation` in the agent's pipeline, through real alsa-lib `file` PCMs. Part of
+/// DeviceAudioTests so test.sh runs it with the other real-ALSA tests, on their own.
+extension DeviceAudioTests {
+    @Test("[audio] echo_cancellation maps to a setup only with a speaker; the delay hint defaults to buffer + read")
+    func echoCancellationSetup() {
+        #expect(EchoCancellationSetup(AudioSettings()) == nil, "off by default")
+        #expect(EchoCancellationSetup(AudioSettings(playback: "none", echoCancellation: true)) == nil)
+        #expect(EchoCancellationSetup(AudioSettings(enabled: false, echoCancellation: true)) == nil)
+        let setup = EchoCancellationSetup(AudioSettings(echoCancellation: true))
+        #expect(setup?.streamDelay == .milliseconds(60))
+        #expect(setup?.options.suppression == .high)
+        var tuned = AudioSettings(echoCancellation: true)
+        tuned.echoSuppression = .low
+        tuned.echoDelay = .milliseconds(90)
+        #expect(EchoCancellationSetup(tuned) == {
+            var options = EchoCancellerOptions()
+            options.suppression = .low
+            return EchoCancellationSetup(options: options, streamDelay: .milliseconds(90))
+        }())
+    }
+
+    @Test("echo_cancellation = true builds the chain: played frames are the far end, captured ones are processed before Opus")
+    func echoCancellationChain() async throws {
+        let directory = try TemporaryDirectory(prefix: "aec")
+        var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
+        try directory.write(Self.raw(tone.next(frames: 48_000 * 2)), to: "voice.raw")
+        let text = """
+            pcm.doormic {
+                type file
+                slave { pcm { type null } }
+                file "/dev/null"
+                infile "\(directory.path("voice.raw"))"
+                format raw
+            }
+            pcm.doorspeaker {
+                type file
+                slave { pcm { type null } }
+                file "\(directory.path("speaker.raw"))"
+                format raw
+            }
+            """
+        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+        settings.microphone = .alsa(device: "doormic", configurationText: text)
+        settings.speaker = .alsa(device: "doorspeaker", configurationText: text)
+        settings.echoCancellation = EchoCancellationSetup(AudioSettings(echoCancellation: true))
+        let pipeline = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        defer { pipeline.stop() }
+        let canceller = try #require(pipeline.echoCanceller)
+
+        // A call whose caller is silent: the speaker plays silence, which is still the far end (the file
+        // microphone is not paced, so a voice here would be double talk for all of it, and ducked).
+        let claim = try #require(pipeline.speaker.claim())
+        let pcm = try await Self.decodedPackets(pipeline, count: 25)
+        try await Task.sleep(for: .milliseconds(200))
+        pipeline.speaker.release(claim)
+        #expect(canceller.framesAnalyzed >= 10, "far-end frames: \(canceller.framesAnalyzed)")
+        #expect(canceller.framesProcessed >= 50, "near-end frames: \(canceller.framesProcessed)")
+        // The microphone's own sound goes through the canceller to the caller at its pitch and level.
+        let steady = Array(pcm.dropFirst(4800))
+        let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 200...3000, step: 10)
+        #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
+        #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
+    }
+
+    @Test("echo_cancellation off, or a test tone as the microphone: no canceller is constructed")
+    func noCancellerWhenOff() {
+        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+        settings.microphone = .alsa(device: "nosuchpcm_intercom")
+        settings.speaker = .alsa(device: "nosuchpcm_intercom")
+        let off = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        #expect(off.echoCanceller == nil)
+        off.stop()
+        settings.microphone = .testTone()
+        settings.echoCancellation = EchoCancellationSetup()
+        let tone = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        #expect(tone.echoCanceller == nil)
+        tone.stop()
+    }
+}
