@@ -89,6 +89,9 @@ INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
 stage "WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
 browser_stage "loss and latency (Chromium)" Tests/loss/run.sh loss.log "$bin/intercomd"
 
+stage "TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
+browser_stage "TURN through coturn (Chromium)" Tests/turn/run.sh turn.log --server "$bin/intercom-server" --intercomd "$bin/intercomd"
+
 stage "systemd units (systemd-analyze verify + security)"
 if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
     passed=$(( passed + 1 ))
