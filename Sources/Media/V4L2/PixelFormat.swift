@@ -19,6 +19,12 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public static let nv12 = PixelFormat("NV12")
     /// The corresponding C constant is `V4L2_PIX_FMT_YUV420` (I420).
     public static let yuv420 = PixelFormat("YU12")
+    /// The corresponding C constant is `V4L2_PIX_FMT_NV12M`: NV12 with Y and the interleaved UV in two buffers
+    /// (multi-planar API only).
+    public static let nv12m = PixelFormat("NM12")
+    /// The corresponding C constant is `V4L2_PIX_FMT_YUV420M`: I420 with Y, U and V in three buffers
+    /// (multi-planar API only).
+    public static let yuv420m = PixelFormat("YM12")
     /// The corresponding C constant is `V4L2_PIX_FMT_MJPEG`.
     public static let mjpeg = PixelFormat("MJPG")
 

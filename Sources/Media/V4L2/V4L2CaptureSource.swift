@@ -5,7 +5,9 @@ import IntercomPlatform
 
 /// A V4L2 camera streamed through memory-mapped buffers (the `io_mmap` path of the V4L2 capture example):
 /// open, `QUERYCAP`, `S_FMT` + `S_PARM`, `REQBUFS`/`QUERYBUF`/`mmap`, `QBUF` all, `STREAMON`; then each
-/// `nextFrame()` is `poll` → `DQBUF` → copy into I420 → `QBUF` the buffer straight back.
+/// `nextFrame()` is `poll` → `DQBUF` → copy into I420 → `QBUF` the buffer straight back. Devices that only
+/// speak the multi-planar API (`V4L2_CAP_VIDEO_CAPTURE_MPLANE`) go the same way with `fmt.pix_mp` and
+/// per-plane buffers; `negotiated.bufferType` says which API `open()` chose.
 ///
 /// Single owner on the capture thread. No frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an error
 /// whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
@@ -14,7 +16,8 @@ public final class V4L2CaptureSource: VideoSource {
     public let requestedWidth: Int
     public let requestedHeight: Int
     public let requestedFrameRate: FrameRate
-    /// Tried in order; each must be one of NV12, YU12, YUYV.
+    /// Tried in order among those the device lists; NV12, YU12 and YUYV on any device, NV12M and YM12 on
+    /// multi-planar ones (others are ignored).
     public let preferredFormats: [PixelFormat]
     public let frameTimeout: Duration
     public let bufferCount: Int
@@ -26,13 +29,15 @@ public final class V4L2CaptureSource: VideoSource {
 
     private var fd: Int32 = -1
     private var buffers: V4L2MappedBuffers?
+    /// The `v4l2_buffer` (and plane array) reused for every `DQBUF` and `QBUF` of the open stream.
+    private var slot: V4L2BufferSlot?
     private var streaming = false
     private var lastSequence: UInt32?
     private var blankFrame: I420Frame?
 
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
-        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .yuyv],
+        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv],
         frameTimeout: Duration = .seconds(2), bufferCount: Int = 4
     ) {
         precondition(width > 0 && height > 0 && bufferCount >= 2, "invalid capture request")
@@ -55,13 +60,15 @@ public final class V4L2CaptureSource: VideoSource {
         close()
         do {
             fd = try retryingOnInterrupt("open", path: path) { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-            try checkCapabilities()
+            let bufferType = try checkCapabilities()
             let chosen = try V4L2FormatNegotiation.negotiate(
-                fd: fd, device: path, preferred: preferredFormats,
+                fd: fd, device: path, bufferType: bufferType, preferred: preferredFormats,
                 width: requestedWidth, height: requestedHeight, frameRate: requestedFrameRate)
-            buffers = try V4L2MappedBuffers(fd: fd, count: bufferCount, device: path)
+            buffers = try V4L2MappedBuffers(
+                fd: fd, count: bufferCount, bufferType: bufferType, planeCount: chosen.planes.count, device: path)
+            slot = V4L2BufferSlot(bufferType: bufferType, planeCount: chosen.planes.count)
             for index in 0..<(buffers?.mappings.count ?? 0) { try queue(index: UInt32(index)) }
-            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            var type = bufferType.rawValue
             try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type, device: path)
             streaming = true
             negotiated = chosen
@@ -74,7 +81,7 @@ public final class V4L2CaptureSource: VideoSource {
 
     public func nextFrame() throws(VideoSourceError) -> I420Frame? {
         guard streaming, let format = negotiated, let buffers else { throw .notOpen }
-        let buffer: v4l2_buffer
+        let buffer: V4L2DequeuedBuffer
         do {
             guard let dequeued = try dequeue() else { return nil }
             buffer = dequeued
@@ -93,7 +100,7 @@ public final class V4L2CaptureSource: VideoSource {
             decoded.sequence = UInt64(buffer.sequence)
             do {
                 try V4L2FrameDecoder.decode(
-                    buffers.bytes(index: Int(buffer.index), bytesUsed: Int(buffer.bytesused)), format: format, into: &decoded)
+                    buffers.bytes(index: Int(buffer.index), planes: buffer.planes), format: format, into: &decoded)
                 frame = decoded
             } catch {
                 conversionError = error
@@ -112,16 +119,18 @@ public final class V4L2CaptureSource: VideoSource {
     /// poll, then DQBUF until the queue is empty, keeping only the newest buffer and requeueing older ones at
     /// once: a consumer that fell behind gets the latest picture instead of a stale one (the skipped frames
     /// show up in `droppedFrames`). nil when nothing was ready after all (EAGAIN).
-    private func dequeue() throws(SystemCallError) -> v4l2_buffer? {
+    private func dequeue() throws(SystemCallError) -> V4L2DequeuedBuffer? {
+        guard let slot else { return nil }
         guard try waitForFrame() else { return nil }
-        var newest: v4l2_buffer?
+        var newest: V4L2DequeuedBuffer?
         while true {
-            var buffer = V4L2MappedBuffers.describe(index: 0)
+            slot.reset(index: 0)
             do {
-                try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, device: path)
+                try slot.perform(fd: fd, CIntercomShims_VIDIOC_DQBUF, "VIDIOC_DQBUF", device: path)
             } catch where error.errno == EAGAIN {
                 return newest
             }
+            let buffer = slot.dequeued
             if let older = newest { try queue(index: older.index) }
             newest = buffer
         }
@@ -129,13 +138,14 @@ public final class V4L2CaptureSource: VideoSource {
 
     /// STREAMOFF, munmap, close; safe to call repeatedly and when never opened.
     public func close() {
-        if streaming {
-            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        if streaming, let slot {
+            var type = slot.bufferType.rawValue
             try? V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type, device: path)
             streaming = false
         }
         buffers?.unmap()
         buffers = nil
+        slot = nil
         if fd >= 0 {
             _ = Glibc.close(fd)  // never retried: see `retryingOnInterrupt`
             fd = -1
@@ -144,24 +154,29 @@ public final class V4L2CaptureSource: VideoSource {
         blankFrame = nil
     }
 
-    private func checkCapabilities() throws(SystemCallError) {
+    /// The capture API the device speaks (single-planar when it offers both).
+    private func checkCapabilities() throws(SystemCallError) -> V4L2BufferType {
         var capability = v4l2_capability()
         do {
             try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability, device: path)
         } catch where error.errno == ENOTTY {
             throw SystemCallError(call: error.call, errno: ENOTTY, path: path, detail: "not a V4L2 device")
         }
-        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
-            ? capability.device_caps : capability.capabilities
-        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+        guard let bufferType = V4L2BufferType.forCapabilities(capability.capabilities, deviceCaps: capability.device_caps)
+        else {
+            let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
+                ? capability.device_caps : capability.capabilities
             throw SystemCallError(call: "ioctl(VIDIOC_QUERYCAP)", errno: EINVAL, path: path,
                                   detail: "not a video capture device with streaming I/O (device caps 0x\(String(caps, radix: 16)))")
         }
+        return bufferType
     }
 
+    /// QBUF of buffer `index` with every plane (the driver fills in `bytesused` when it hands it back).
     private func queue(index: UInt32) throws(SystemCallError) {
-        var buffer = V4L2MappedBuffers.describe(index: index)
-        try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer, device: path)
+        guard let slot else { return }
+        slot.reset(index: index)
+        try slot.perform(fd: fd, CIntercomShims_VIDIOC_QBUF, "VIDIOC_QBUF", device: path)
     }
 
     /// True when a buffer is ready. A timeout or an error condition counts as a lost device (errno EIO or
@@ -190,7 +205,7 @@ public final class V4L2CaptureSource: VideoSource {
     }
 
     /// The driver's stamp when it is on `CLOCK_MONOTONIC` (what `MonotonicClock` reads); otherwise now.
-    private func captureTime(of buffer: v4l2_buffer) -> Duration {
+    private func captureTime(of buffer: V4L2DequeuedBuffer) -> Duration {
         let kind = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK)
         guard kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) else { return MonotonicClock.now() }
         return .seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec))

@@ -22,11 +22,15 @@ public struct V4L2CaptureDevice: Sendable, Equatable {
     public var card: String
     public var driver: String
     public var busInfo: String
+    /// Single-planar (`V4L2_CAP_VIDEO_CAPTURE`) or multi-planar (`V4L2_CAP_VIDEO_CAPTURE_MPLANE`); the
+    /// formats are those listed for this buffer type.
+    public var bufferType: V4L2BufferType = .singlePlanar
     public var formats: [Format]
 }
 
 public enum V4L2Inventory {
-    /// Every node under `directory` named `video*` that is a video capture device with streaming I/O.
+    /// Every node under `directory` named `video*` that is a video capture device (single- or multi-planar)
+    /// with streaming I/O.
     /// Nodes that are not capture devices (metadata, output, codecs) are skipped; nodes that fail to open are
     /// reported in `failures` so `probe` can say why (e.g. permission denied) instead of hiding them.
     public static func captureDevices(in directory: String = "/dev") -> (devices: [V4L2CaptureDevice], failures: [SystemCallError]) {
@@ -59,28 +63,25 @@ public enum V4L2Inventory {
         defer { close(fd) }
         var capability = v4l2_capability()
         try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability, device: path)
-        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
-        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else { return nil }
+        guard let bufferType = V4L2BufferType.forCapabilities(capability.capabilities, deviceCaps: capability.device_caps)
+        else { return nil }
         return V4L2CaptureDevice(
             path: path,
             card: cString(fromTuple: capability.card),
             driver: cString(fromTuple: capability.driver),
             busInfo: cString(fromTuple: capability.bus_info),
-            formats: try formats(fd: fd, device: path)
+            bufferType: bufferType,
+            formats: try formats(fd: fd, bufferType: bufferType, device: path)
         )
     }
 
-    private static func formats(fd: Int32, device: String) throws(SystemCallError) -> [V4L2CaptureDevice.Format] {
+    private static func formats(
+        fd: Int32, bufferType: V4L2BufferType, device: String
+    ) throws(SystemCallError) -> [V4L2CaptureDevice.Format] {
         var formats: [V4L2CaptureDevice.Format] = []
-        for index in 0..<64 {
-            var description = v4l2_fmtdesc()
-            description.index = UInt32(index)
-            description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            guard try V4L2Ioctl.enumerate(fd, CIntercomShims_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &description, device: device)
-            else { break }
-            let pixelFormat = PixelFormat(rawValue: description.pixelformat)
+        for (pixelFormat, description) in try V4L2FormatEnumeration.list(fd: fd, bufferType: bufferType, device: device) {
             formats.append(.init(
-                pixelFormat: pixelFormat, description: cString(fromTuple: description.description),
+                pixelFormat: pixelFormat, description: description,
                 sizes: try sizes(fd: fd, pixelFormat: pixelFormat, device: device)))
         }
         return formats

@@ -94,7 +94,7 @@ public enum PixelConversion {
     }
 
     /// Reuses `frame`'s buffer when the size matches; otherwise replaces it with a tight frame.
-    private static func prepare(_ frame: inout I420Frame, width: Int, height: Int) {
+    static func prepare(_ frame: inout I420Frame, width: Int, height: Int) {
         if frame.width != width || frame.height != height {
             frame = I420Frame(width: width, height: height, captureTime: frame.captureTime, sequence: frame.sequence)
         }

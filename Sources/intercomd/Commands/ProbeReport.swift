@@ -16,7 +16,7 @@ enum ProbeReport {
         var out: [String] = ["Video capture devices (V4L2):"]
         if video.isEmpty { out.append("  no capture devices found") }
         for device in video {
-            out.append("  \(device.path)  \"\(device.card)\" (\(device.driver), \(device.busInfo))")
+            out.append("  \(device.path)  \"\(device.card)\" (\(device.driver), \(device.busInfo), \(device.bufferType))")
             for format in device.formats {
                 let sizes = format.sizes.prefix(8).map { size in
                     "\(size.width)x\(size.height)" + (size.framesPerSecond.isEmpty ? "" : "@" + size.framesPerSecond.prefix(3).map(fps).joined(separator: "/"))
@@ -78,9 +78,10 @@ enum ProbeReport {
         return out
     }
 
-    /// The mode a Pi-class encoder handles well: 640x480 (or the closest below 1280x720) in NV12/YU12/YUYV, else MJPEG.
+    /// The mode a Pi-class encoder handles well: 640x480 (or the closest below 1280x720) in a format the capture
+    /// converts (NV12/YU12, NV12M/YM12 on multi-planar devices, YUYV), else MJPEG.
     static func preferredMode(_ device: V4L2CaptureDevice) -> (PixelFormat, V4L2CaptureDevice.FrameSize)? {
-        let order: [PixelFormat] = [.nv12, .yuv420, .yuyv, .mjpeg]
+        let order: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg]
         for pixelFormat in order {
             guard let format = device.formats.first(where: { $0.pixelFormat == pixelFormat }) else { continue }
             let fitting = format.sizes.filter { $0.width <= 1280 && $0.height <= 720 }
