@@ -32,7 +32,8 @@ if [ -n "$warnings" ]; then
 fi
 
 stage "swift test (host; the gpio-sim, vivid and snd-aloop tests run in the hardware harness stage)"
-swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip ALSALoopbackTests --skip DeviceAudioTests \
+swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip ALSALoopbackTests \
+    --skip DeviceAudioTests \
     > "$logs/swift-test.log" 2>&1
 swift_status=$?
 # The agent's real-alsa-lib audio tests (file and null PCMs, real-time paced threads) run on their own:
@@ -113,10 +114,11 @@ else
     failed+=("hardware harness smoke")
 fi
 
-stage "hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, ALSALoopbackTests)"
+stage "hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
 # One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
 bash Tests/hardware/harness.sh run -t 420 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
-    --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|ALSALoopbackTests" > "$logs/harness-gpio.log" 2>&1
+    --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests" \
+    > "$logs/harness-gpio.log" 2>&1
 gpio_status=$?
 grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
 if [ "$gpio_status" -eq 0 ] && grep -q "Test run with [1-9][0-9]* tests.* passed" "$logs/harness-gpio.log"; then

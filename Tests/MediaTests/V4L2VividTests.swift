@@ -3,18 +3,22 @@ import IntercomPlatform
 import Media
 import Testing
 
-/// The kernel's vivid virtual camera as the QEMU harness (Tests/hardware/harness.sh) loads it: one
-/// capture-only device whose default input is a webcam showing colour bars. Its webcam caps the rate by
-/// size: 640x480 tops out at 25 fps, 640x360 reaches 30 (so the rate tests use 640x360).
+/// The kernel's vivid virtual camera as the QEMU harness (Tests/hardware/harness.sh) loads it: two
+/// capture-only instances, a single-planar one and a multi-planar one (`n_devs=2 multiplanar=1,2`), found by
+/// driver and capture API rather than by node number. The default input of each is a webcam showing colour
+/// bars; it caps the rate by size: 640x480 tops out at 25 fps, 640x360 reaches 30 (so the rate tests use 640x360).
 enum Vivid {
-    static let capturePath: String? = V4L2Inventory.captureDevices().devices.first { $0.driver == "vivid" }?.path
+    static let devices: [V4L2CaptureDevice] = V4L2Inventory.captureDevices().devices.filter { $0.driver == "vivid" }
+    static let capturePath: String? = devices.first { $0.bufferType == .singlePlanar }?.path
+    static let multiPlanarPath: String? = devices.first { $0.bufferType == .multiPlanar }?.path
 
     static var isAvailable: Bool { capturePath != nil }
 
     static func source(
-        width: Int = 640, height: Int = 480, preferredFormats: [PixelFormat] = [.nv12, .yuv420, .yuyv]
+        width: Int = 640, height: Int = 480, preferredFormats: [PixelFormat] = [.nv12, .yuv420, .yuyv],
+        path: String? = capturePath
     ) -> V4L2CaptureSource {
-        V4L2CaptureSource(path: capturePath ?? "/dev/null", width: width, height: height,
+        V4L2CaptureSource(path: path ?? "/dev/null", width: width, height: height,
                           frameRate: FrameRate(30), preferredFormats: preferredFormats)
     }
 

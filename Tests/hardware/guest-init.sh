@@ -68,7 +68,7 @@ ip link set lo up || fail "loopback up"
 # A board has a network interface besides lo: ICE gathers host candidates there (it leaves loopback out).
 ip addr add 10.0.2.15/24 dev dummy0 && ip link set dummy0 up || fail "dummy0 up"
 
-for node in /dev/video0 /dev/snd/controlC0 /dev/gpiochip0; do
+for node in /dev/video0 /dev/video1 /dev/snd/controlC0 /dev/gpiochip0; do
     [ -e "$node" ] || fail "missing $node"
 done
 

@@ -27,7 +27,7 @@ GUEST_MODULES=(
     "virtio_pci"
     "9pnet_virtio"
     "9p"
-    "vivid n_devs=1 node_types=0x1 multiplanar=1"
+    "vivid n_devs=2 node_types=0x1,0x1 multiplanar=1,2"
     "snd-aloop index=0 pcm_substreams=2"
     "dummy numdummies=1"
 )

@@ -12,7 +12,7 @@ check() {
 }
 section() { echo; echo "=== $* ==="; }
 
-section "V4L2 (vivid)"
+section "V4L2 (vivid: a single-planar and a multi-planar instance)"
 v4l2-ctl --list-devices 2>&1 | tee /tmp/v4l2-list
 check "v4l2-ctl --list-devices shows vivid" grep -q vivid /tmp/v4l2-list
 v4l2-ctl -d /dev/video0 --all > /tmp/v4l2-all 2>&1
@@ -26,6 +26,10 @@ v4l2-ctl -d /dev/video0 --set-fmt-video=width=640,height=480,pixelformat=YUYV \
 frames_bytes=$(stat -c %s /tmp/frames.raw 2>/dev/null || echo 0)
 echo "captured $frames_bytes bytes in 5 frames"
 check "5 YUYV 640x480 frames captured" test "$frames_bytes" -eq $((640 * 480 * 2 * 5))
+v4l2-ctl -d /dev/video1 --all > /tmp/v4l2-all-1 2>&1
+check "/dev/video1 is vivid's multi-planar capture" grep -q 'Video Capture Multiplanar' /tmp/v4l2-all-1
+v4l2-ctl -d /dev/video1 --list-formats-ext > /tmp/v4l2-formats-1 2>&1
+check "the multi-planar vivid offers NM12" grep -q "'NM12'" /tmp/v4l2-formats-1
 
 section "ALSA (snd-aloop)"
 aplay -l 2>&1 | tee /tmp/aplay-l
@@ -59,6 +63,9 @@ if [ -x "$INTERCOMD" ]; then
     check "intercomd probe exits 0" test "$probe_status" -eq 0
     check "intercomd probe lists vivid" grep -qi vivid /tmp/probe
     check "intercomd probe lists YUYV" grep -q YUYV /tmp/probe
+    check "intercomd probe lists the single-planar vivid" grep -q 'vivid, .*, single-planar)' /tmp/probe
+    check "intercomd probe lists the multi-planar vivid" grep -q 'vivid, .*, multi-planar)' /tmp/probe
+    check "intercomd probe lists NM12 and YM12" sh -c 'grep -q "^    NM12 " /tmp/probe && grep -q "^    YM12 " /tmp/probe'
     check "intercomd probe lists the Loopback card" grep -q Loopback /tmp/probe
     check "intercomd probe lists the gpio-sim chip" grep -q intercom-gpio-sim /tmp/probe
 else

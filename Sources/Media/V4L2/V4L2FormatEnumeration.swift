@@ -8,7 +8,9 @@ enum V4L2FormatEnumeration {
         fd: Int32, bufferType: V4L2BufferType, device: String
     ) throws(SystemCallError) -> [(pixelFormat: PixelFormat, description: String)] {
         var formats: [(pixelFormat: PixelFormat, description: String)] = []
-        for index in 0..<64 {
+        // Up to 256 entries, a guard against a driver that never ends the list: vivid alone lists 80+, with
+        // its multi-plane formats (NM12, YM12) last.
+        for index in 0..<256 {
             var description = v4l2_fmtdesc()
             description.index = UInt32(index)
             description.type = bufferType.rawValue
