@@ -186,7 +186,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport"]),
+        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "CIntercomShims"]),
         .testTarget(
             name: "IntercomdTests",
             dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig"]

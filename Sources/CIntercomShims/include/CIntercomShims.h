@@ -7,3 +7,4 @@
 #include "CIntercomShims_dtls.h"
 #include "CIntercomShims_nice.h"
 #include "CIntercomShims_alsa.h"
+#include "CIntercomShims_heap.h"

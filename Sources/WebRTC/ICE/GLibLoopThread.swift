@@ -12,9 +12,7 @@ import Synchronization
 final class GLibLoopThread: @unchecked Sendable {
     private struct State {
         var accepting = true
-        var finished = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        /// Set once the thread started; taken by whoever joins or detaches it.
+        /// Set once the thread started; taken by `detach`.
         var thread: pthread_t?
     }
 
@@ -31,6 +29,14 @@ final class GLibLoopThread: @unchecked Sendable {
     deinit {
         g_main_loop_unref(loop)
         g_main_context_unref(context)  // destroys undispatched sources; their GLibJobs report `dropped`
+    }
+
+    /// The process's one GLib thread for libnice, started on first use and never stopped (agents come
+    /// and go on it; see `ICEAgent`). Holds the error if it could not be started.
+    static let shared: Result<GLibLoopThread, ICEError> = Result { () throws(ICEError) in
+        let loopThread = try start()
+        loopThread.detach()
+        return loopThread
     }
 
     /// Creates the context and loop and starts the thread.
@@ -85,25 +91,7 @@ final class GLibLoopThread: @unchecked Sendable {
         }
     }
 
-    /// `g_main_loop_quit`: thread-safe; the loop returns after the current dispatch.
-    func quit() { g_main_loop_quit(loop) }
-
-    /// Suspends until the thread has left its loop and drained the jobs accepted before that, then joins
-    /// it (the thread only returns after resuming us, so `pthread_join` waits for nothing but its exit).
-    func join() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let finished = state.withLock { state in
-                if !state.finished { state.waiters.append(continuation) }
-                return state.finished
-            }
-            if finished { continuation.resume() }
-        }
-        if let thread = state.withLock({ state in defer { state.thread = nil }; return state.thread }) {
-            pthread_join(thread, nil)
-        }
-    }
-
-    /// For owners that go away without `join()`: the thread cleans up after itself when its loop quits.
+    /// The thread is never joined: it cleans up after itself if its loop ever quits.
     func detach() {
         if let thread = state.withLock({ state in defer { state.thread = nil }; return state.thread }) {
             pthread_detach(thread)
@@ -114,15 +102,9 @@ final class GLibLoopThread: @unchecked Sendable {
         g_main_context_push_thread_default(context)
         g_main_loop_run(loop)
         state.withLock { $0.accepting = false }
-        // Jobs accepted before the loop quit still run (they find the agent closed and fail with .closed).
+        // Jobs accepted before the loop quit still run (they find their agent closed and fail with .closed).
         var dispatched = 0
         while dispatched < 100_000, g_main_context_iteration(context, 0) != 0 { dispatched += 1 }
         g_main_context_pop_thread_default(context)
-        let waiters = state.withLock { state in
-            state.finished = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }

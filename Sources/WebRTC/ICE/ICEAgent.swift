@@ -4,14 +4,16 @@ import Synchronization
 /// of a peer connection's RTP, RTCP and DTLS over a single candidate pair. Trickle ICE (RFC 8838) and
 /// consent freshness (RFC 7675) are on.
 ///
-/// Each agent owns a GLib main loop on a dedicated thread; every libnice call is marshalled there, and
-/// libnice's signals and received datagrams come back from there through `events` and `datagrams`.
-/// The async methods suspend (never block) until the GLib thread has made the call.
+/// Every agent of the process lives on one GLib main loop on one dedicated thread (`GLibLoopThread.shared`):
+/// every libnice call is marshalled there, and libnice's signals and received datagrams come back from
+/// there through `events` and `datagrams`. The async methods suspend (never block) until the GLib thread
+/// has made the call. One long-lived thread instead of one per call: libraries under libnice keep
+/// per-thread state (GnuTLS's random pool, libdispatch's continuation cache) that a thread per call leaks.
 ///
 /// Usage: create, send `localCredentials` to the peer, iterate `events` and trickle each
 /// `.localCandidate`, `startGathering()`, then feed the peer's credentials and candidates in. Once
 /// `.stateChanged(.connected)` (or `.completed`) arrives, `send` works. Always `close()` at the end:
-/// it releases TURN allocations and joins the thread.
+/// it releases TURN allocations and frees the agent.
 public final class ICEAgent: Sendable {
     /// Gathering, state and selected-pair events. One consumer; finishes on `close()`.
     public let events: AsyncStream<ICEEvent>
@@ -21,10 +23,11 @@ public final class ICEAgent: Sendable {
     private let loop: GLibLoopThread
     private let core: NiceAgentCore
     private let closeRequested = Atomic<Bool>(false)
+    private let closed = CompletionSignal()
 
     /// Creates the agent, its stream and its GLib thread. Nothing is gathered before `startGathering()`.
     public init(configuration: ICEAgentConfiguration) async throws(ICEError) {
-        let loop = try GLibLoopThread.start()
+        let loop = try GLibLoopThread.shared.get()
         let (events, eventInput) = AsyncStream.makeStream(of: ICEEvent.self, bufferingPolicy: .unbounded)
         let (datagrams, datagramInput) = AsyncStream.makeStream(
             of: [UInt8].self, bufferingPolicy: .bufferingNewest(max(1, configuration.receiveQueueLimit)))
@@ -49,9 +52,7 @@ public final class ICEAgent: Sendable {
     deinit {
         guard !closeRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let core = self.core
-        let loop = self.loop
-        loop.submit { core.close(finished: { loop.quit() }) }
-        loop.detach()
+        loop.submit { core.close(finished: {}) }
     }
 
     /// Our ufrag and password (`a=ice-ufrag`/`a=ice-pwd`); new ones after `restart()`.
@@ -104,15 +105,16 @@ public final class ICEAgent: Sendable {
         return try await loop.perform { core.restart() }.get()
     }
 
-    /// Releases TURN allocations (`nice_agent_close_async`, at most ~3 s), removes the stream, unrefs the
-    /// agent, quits the loop and joins the thread. `events` ends with `.stateChanged(.closed)`. Idempotent:
-    /// later (or concurrent) calls wait for the same teardown.
+    /// Releases TURN allocations (`nice_agent_close_async`, at most ~3 s), removes the stream and unrefs
+    /// the agent. `events` ends with `.stateChanged(.closed)`. Idempotent: later (or concurrent) calls wait
+    /// for the same teardown.
     public func close() async {
         if !closeRequested.exchange(true, ordering: .acquiringAndReleasing) {
             let core = self.core
-            let loop = self.loop
-            loop.submit { core.close(finished: { loop.quit() }) }
+            let closed = self.closed
+            let accepted = loop.submit({ core.close(finished: { closed.signal() }) }, dropped: { closed.signal() })
+            if !accepted { closed.signal() }
         }
-        await loop.join()
+        await closed.wait()
     }
 }

@@ -159,7 +159,7 @@ final class NiceAgentCore: @unchecked Sendable {
     // MARK: - Teardown
 
     /// Releases TURN allocations (`nice_agent_close_async`), then removes the stream, drops the agent and
-    /// calls `finished` (which quits the loop). Safe to call more than once; later calls do nothing.
+    /// calls `finished`. Safe to call more than once; later calls do nothing.
     func close(finished: @escaping @Sendable () -> Void) {
         guard !closing else { return }
         closing = true
@@ -169,9 +169,8 @@ final class NiceAgentCore: @unchecked Sendable {
         guard let agent else { return finished() }
         onClosed = finished
         _ = CIntercomShims_nice_disconnect_by_data(agent, callbackContext)
-        if streamID != 0 {
-            _ = nice_agent_attach_recv(agent, streamID, Self.componentID, loop.context, nil, nil)
-        }
+        // The receive hook stays until `finishClose`: libnice reads the TURN server's answer to its release
+        // (Refresh, lifetime 0) through it, and without it waits for the timeout below on every TURN call.
         // A TURN server that never answers must not hang close(): stop waiting after a bound.
         if let timer = g_timeout_source_new(Self.closeTimeoutMilliseconds) {
             g_source_set_callback(timer, niceCloseTimedOut, Unmanaged.passRetained(self).toOpaque(), niceCoreRelease)
@@ -190,7 +189,11 @@ final class NiceAgentCore: @unchecked Sendable {
         }
         guard let agent else { return }
         self.agent = nil
-        if streamID != 0 { nice_agent_remove_stream(agent, streamID) }
+        // libnice frees the removed stream later, from a source on our (long-lived, shared) context.
+        if streamID != 0 {
+            _ = nice_agent_attach_recv(agent, streamID, Self.componentID, loop.context, nil, nil)
+            nice_agent_remove_stream(agent, streamID)
+        }
         CIntercomShims_nice_agent_unref(agent)
         let finished = onClosed
         onClosed = nil
