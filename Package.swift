@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "IntercomAgent",
             dependencies: [
-                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "GPIO",
+                "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "WebRTCCore", "GPIO",
                 "ControlsCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -50,8 +50,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import (CALL_PROBE, OUTCOME, LoggedProcess, call_button, first_frame, percentile,  # noqa: E402
-                   wait_callable)
+from calls import (CALL_PROBE, OUTCOME, LoggedProcess, agent_environment, call_button, first_frame,  # noqa: E402
+                   percentile, start_intercom_server, wait_callable, write_agent_config)
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
 
@@ -185,13 +185,9 @@ class Run:
         return self.checks.check(name, ok, detail)
 
     def start_server(self):
-        self.server = LoggedProcess([self.server_bin, "--listen", "127.0.0.1:0", "--database",
-                                     os.path.join(self.workdir, "server.sqlite"), "--log-level", "warning"],
-                                    self.workdir, "server")
-        listening = self.server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
-        self.check("intercom-server starts", listening, listening.group(0) if listening else
-                   f"no 'listening on' line within 30 s: {' | '.join(self.server.tail(5))}")
-        return f"http://{listening.group(1)}:{listening.group(2)}" if listening else None
+        self.server, base, detail = start_intercom_server(self.server_bin, self.workdir)
+        self.check("intercom-server starts", base, detail)
+        return base
 
     def agent_get(self, path):
         with urllib.request.urlopen(self.agent_http + path, timeout=5) as response:
@@ -207,42 +203,10 @@ class Run:
     def start_agent(self, base):
         metrics_port = free_port()
         self.agent_http = f"http://127.0.0.1:{metrics_port}"
-        config = os.path.join(self.workdir, "intercom.toml")
-        state = os.path.join(self.workdir, "state")
-        os.makedirs(state, exist_ok=True)
-        with open(config, "w") as f:
-            f.write(f"""[identity]
-title = "{TITLE}"
-latitude = {DEVICE['lat']}
-longitude = {DEVICE['lon']}
-
-[backend]
-server_url = "{base}/parse"
-
-[call]
-answer = "auto"
-
-[video]
-source = "test-pattern"
-
-[audio]
-capture = "tone"
-# alsa-lib's null device: the caller's voice goes through the agent's real playback path, then nowhere.
-playback = "null"
-
-[metrics]
-listen = "127.0.0.1:{metrics_port}"
-
-[logging]
-# One outcome line per call must never be dropped: 200 calls log well over the default 120 lines a minute.
-rate_limit_per_minute = 100000
-
-[state]
-directory = "{state}"
-""")
-        env = dict(os.environ)
-        env.pop("NOTIFY_SOCKET", None)
-        env.pop("INTERCOM_CONFIG", None)
+        config = write_agent_config(os.path.join(self.workdir, "intercom.toml"), base, TITLE, DEVICE["lat"],
+                                    DEVICE["lon"], os.path.join(self.workdir, "state"), metrics_port,
+                                    logging="rate_limit_per_minute = 100000\n")
+        env = agent_environment()
         self.agent = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent", env=env)
         ready = self.agent.wait_line(r"ready: (.*)", 30)
         user = self.agent.find(r"logged in to the backend userID=(\w+)")

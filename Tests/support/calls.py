@@ -1,7 +1,7 @@
 """Shared helpers for the Python tests that place calls from the web caller page to a device agent.
 
-Stdlib only. Used by Tests/soak/soak_test.py; the same pieces as in Tests/e2e/demo_call_test.py, kept here
-so that a new test imports them instead of copying them.
+Stdlib only. Used by Tests/soak, Tests/turn and Tests/viewers; the same pieces as in Tests/e2e/demo_call_test.py,
+kept here so that a new test imports them instead of copying them.
 
 Import it from a test with:
 
@@ -15,6 +15,9 @@ Contents:
   CALL_PROBE                 page script timing each call from the click on a call button to its first decoded frame
   call_button, wait_callable, probe, first_frame
                              drive a WebCallerBrowser (Tests/support/webdriver.py) through calls
+  start_intercom_server      intercom-server on a free loopback port with its own database
+  write_agent_config, agent_environment
+                             an `intercomd run` config (auto answer, test pattern and tone) and its environment
 """
 
 import os
@@ -184,3 +187,33 @@ def first_frame(browser, timeout):
     """Waits for the last clicked call's first decoded frame. Returns the probe record, whose clickAt,
     firstFrameAt and timings.* are page milliseconds; None if no frame was decoded within `timeout`."""
     return wait_for(lambda: (lambda p: p if p and p.get("firstFrameAt") else None)(probe(browser)), timeout, 0.05)
+
+
+def start_intercom_server(server_bin, workdir, label="server", env=None):
+    """`intercom-server --listen 127.0.0.1:0` with its own database in `workdir`. Returns (LoggedProcess,
+    base URL or None, the `listening on` line or the log's tail): the caller turns the last into a check."""
+    server = LoggedProcess([server_bin, "--listen", "127.0.0.1:0", "--database",
+                            os.path.join(workdir, f"{label}.sqlite"), "--log-level", "warning"],
+                           workdir, label, env=env)
+    listening = server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
+    if not listening:
+        return server, None, "no 'listening on' line within 30 s: " + " | ".join(server.tail(5))
+    return server, f"http://{listening.group(1)}:{listening.group(2)}", listening.group(0)
+
+
+def write_agent_config(path, base, title, latitude, longitude, state, metrics_port, call="", logging=""):
+    """An `intercomd run` config for tests: auto answer, the test pattern, the test tone, a null speaker,
+    metrics on `metrics_port`, state in `state` (created). `call` and `logging` add lines to those sections."""
+    os.makedirs(state, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'[identity]\ntitle = "{title}"\nlatitude = {latitude}\nlongitude = {longitude}\n\n'
+                f'[backend]\nserver_url = "{base}/parse"\n\n[call]\nanswer = "auto"\n{call}\n'
+                f'[video]\nsource = "test-pattern"\n\n[audio]\ncapture = "tone"\nplayback = "null"\n\n'
+                f'[metrics]\nlisten = "127.0.0.1:{metrics_port}"\n\n[logging]\n{logging}\n'
+                f'[state]\ndirectory = "{state}"\n')
+    return path
+
+
+def agent_environment():
+    """The test's environment without what would redirect intercomd (systemd's socket, a config path)."""
+    return {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "INTERCOM_CONFIG")}

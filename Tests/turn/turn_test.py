@@ -50,7 +50,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import OUTCOME, LoggedProcess, call_button, wait_callable  # noqa: E402
+from calls import (OUTCOME, LoggedProcess, agent_environment, call_button, start_intercom_server,  # noqa: E402
+                   wait_callable, write_agent_config)
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
                        free_port, log, missing_browser, wait_for)
 
@@ -319,46 +320,16 @@ verbose
         if turn_secret:
             env["INTERCOM_TURN_URLS"] = f"turn:{self.turn_host}:{self.turn_port}?transport=udp"
             env["INTERCOM_TURN_SECRET"] = turn_secret
-        server = LoggedProcess([self.server_bin, "--listen", "127.0.0.1:0", "--database",
-                                os.path.join(self.workdir, f"{label}.sqlite"), "--log-level", "warning"],
-                               self.workdir, label, env=env)
+        server, base, detail = start_intercom_server(self.server_bin, self.workdir, label, env=env)
         self.processes.append(server)
-        listening = server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
         self.check(f"[{label}] intercom-server starts" + (" with INTERCOM_TURN_URLS and INTERCOM_TURN_SECRET"
-                                                           if turn_secret else " without TURN"),
-                   listening, listening.group(0) if listening else " | ".join(server.tail(5)))
-        return (server, f"http://{listening.group(1)}:{listening.group(2)}") if listening else (server, None)
+                                                           if turn_secret else " without TURN"), base, detail)
+        return server, base
 
     def start_agent(self, label, base):
-        state = os.path.join(self.workdir, f"state-{label}")
-        os.makedirs(state, exist_ok=True)
-        config = os.path.join(self.workdir, f"{label}.toml")
-        with open(config, "w", encoding="utf-8") as f:
-            f.write(f"""[identity]
-title = "{TITLE}"
-latitude = {DEVICE['lat']}
-longitude = {DEVICE['lon']}
-
-[backend]
-server_url = "{base}/parse"
-
-[call]
-answer = "auto"
-
-[video]
-source = "test-pattern"
-
-[audio]
-capture = "tone"
-playback = "null"
-
-[metrics]
-listen = "127.0.0.1:{free_port()}"
-
-[state]
-directory = "{state}"
-""")
-        env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "INTERCOM_CONFIG")}
+        config = write_agent_config(os.path.join(self.workdir, f"{label}.toml"), base, TITLE, DEVICE["lat"],
+                                    DEVICE["lon"], os.path.join(self.workdir, f"state-{label}"), free_port())
+        env = agent_environment()
         agent = LoggedProcess([self.in_cgroup(self.intercomd_bin, "intercomd"), "run", "--config", config],
                               self.workdir, label, env=env)
         self.processes.append(agent)

@@ -41,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import OUTCOME, LoggedProcess  # noqa: E402
+from calls import OUTCOME, LoggedProcess, agent_environment, start_intercom_server, write_agent_config  # noqa: E402,E501
 from webdriver import PLAIN_IP_CANDIDATES, Browser, Checks, ChromeDriver, free_port, log, missing_browser, wait_for  # noqa: E402,E501
 
 MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "10"))
@@ -83,27 +83,18 @@ class Run:
     # ── processes ──
 
     def start_server(self):
-        server = LoggedProcess([self.server_bin, "--listen", "127.0.0.1:0", "--database",
-                                os.path.join(self.workdir, "server.sqlite"), "--log-level", "warning"],
-                               self.workdir, "server")
+        server, base, detail = start_intercom_server(self.server_bin, self.workdir)
         self.processes.append(server)
-        listening = server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
-        self.check("intercom-server starts", listening, listening.group(0) if listening else " | ".join(server.tail(5)))
-        return f"http://{listening.group(1)}:{listening.group(2)}" if listening else None
+        self.check("intercom-server starts", base, detail)
+        return base
 
     def start_agent(self, base):
         port = free_port()
         self.metrics_url = f"http://127.0.0.1:{port}/metrics"
-        state = os.path.join(self.workdir, "state")
-        os.makedirs(state, exist_ok=True)
-        config = os.path.join(self.workdir, "intercom.toml")
-        with open(config, "w") as f:
-            f.write(f'[identity]\ntitle = "Viewer device"\nlatitude = 52.52\nlongitude = 13.405\n\n'
-                    f'[backend]\nserver_url = "{base}/parse"\n\n[call]\nanswer = "auto"\nmax_viewers = {MAX_VIEWERS}\n\n'
-                    f'[video]\nsource = "test-pattern"\n\n[audio]\ncapture = "tone"\nplayback = "null"\n\n'
-                    f'[metrics]\nlisten = "127.0.0.1:{port}"\n\n[state]\ndirectory = "{state}"\n')
-        env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "INTERCOM_CONFIG")}
-        self.agent = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent", env=env)
+        config = write_agent_config(os.path.join(self.workdir, "intercom.toml"), base, "Viewer device", 52.52, 13.405,
+                                    os.path.join(self.workdir, "state"), port, call=f"max_viewers = {MAX_VIEWERS}\n")
+        self.agent = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent",
+                                   env=agent_environment())
         self.processes.append(self.agent)
         ready = self.agent.wait_line(r"ready: ", 30)
         user = self.agent.find(r"logged in to the backend userID=(\w+)")

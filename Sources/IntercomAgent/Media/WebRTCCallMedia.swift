@@ -5,6 +5,7 @@ import Media
 import ParseWire
 import Synchronization
 import WebRTC
+import WebRTCCore
 
 /// `CallMediaSession` over our WebRTC stack: one `PeerConnection` per peer, fed from the device's shared
 /// `DeviceMediaPipeline`. As the accepting side it offers (SYSTEM.md §3), otherwise it answers the offer
@@ -163,8 +164,13 @@ final class WebRTCCallMedia: CallMediaSession {
         let metrics = self.metrics, peerMetrics = self.peerMetrics
         let started = ContinuousClock.now
         let estimateKey = self.estimateKey
+        let settings = pipeline.settings
         let events = Task {
             var reportedUp = false
+            // The encoder follows the lower of the peer's REMB (delay-based) and what its loss reports allow.
+            var remb: Int?
+            var lossBased = LossBasedBitrate(minimumBitsPerSecond: min(settings.minimumBitrateKbps, settings.bitrateKbps) * 1000,
+                                             maximumBitsPerSecond: settings.bitrateKbps * 1000)
             for await event in peer.events {
                 switch event {
                 case .localCandidate(let candidate, let mid, let index):
@@ -174,7 +180,8 @@ final class WebRTCCallMedia: CallMediaSession {
                 case .keyframeNeeded:
                     pipeline.requestKeyframe()
                 case .bitrateEstimate(let bitsPerSecond):
-                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: Int(bitsPerSecond))
+                    remb = Int(bitsPerSecond)
+                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: min(Int(bitsPerSecond), lossBased.bitsPerSecond))
                 case .stateChanged(let now, let error):
                     if let error { logger.warning("media connection \(now.rawValue)", metadata: ["error": "\(error)"]) }
                     if now == .connected, !reportedUp {
@@ -183,8 +190,11 @@ final class WebRTCCallMedia: CallMediaSession {
                     } else if now == .failed || now == .closed {
                         await state(false)
                     }
-                case .receptionReport(_, let block):
+                case .receptionReport(let kind, let block):
                     peerMetrics?.received(block)
+                    guard kind == .video else { break }
+                    let allowed = lossBased.report(fractionLost: block.fractionLost)
+                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: min(remb ?? allowed, allowed))
                 }
             }
         }
