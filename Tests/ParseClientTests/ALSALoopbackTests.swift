@@ -49,6 +49,13 @@ struct ALSALoopbackTests {
         }
     }
 
+    /// Set once by one thread, read by another.
+    final class OpenedFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .releasing) }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+    }
+
     /// A tone played into a loopback device on its own thread until `finish()`.
     final class TonePlayer: Sendable {
         private let stopped = Atomic<Bool>(false)
@@ -168,11 +175,17 @@ struct ALSALoopbackTests {
     @Test("a playback underrun (the writer stalls) is recovered, counted, and what follows is heard")
     func playbackUnderrun() async throws {
         try Self.requireLoopbackCard()
+        // The recorder's end is configured before the speaker's opens: snd-aloop refuses hw_params on one end
+        // (EINVAL) while the other end of the cable is half way through its own (seen in CI).
+        let recorderOpen = OpenedFlag()
         let recorder = Task {
             try await Self.onThread { () throws -> [Int16] in
-                try Self.opening(.capture, "plughw:Loopback,1,1").read(frames: 48_000 * 2)
+                let microphone = try Self.opening(.capture, "plughw:Loopback,1,1")
+                recorderOpen.set()
+                return try microphone.read(frames: 48_000 * 2)
             }
         }
+        for _ in 0..<100 where !recorderOpen.isSet { try await Task.sleep(for: .milliseconds(20)) }
         let xruns = try await Self.onThread { () throws -> Int in
             let speaker = try Self.opening(.playback, "plughw:Loopback,0,1")
             var tone = ToneGenerator(frequency: 800, amplitude: 0.4)
