@@ -98,17 +98,7 @@ struct V4L2VividMultiPlanarTests {
         let source = Vivid.source(width: 640, height: 360, preferredFormats: [.nv12m], path: try Self.path())
         try source.open()
         defer { source.close() }
-        var previous: I420Frame?
-        for _ in 0..<10 {
-            let frame = try #require(try Vivid.frames(1, from: source).first)
-            let age = MonotonicClock.now() - frame.captureTime
-            #expect(age > .milliseconds(-100) && age < .milliseconds(500), "frame is \(age) old")
-            if let previous {
-                #expect(frame.captureTime > previous.captureTime)
-                #expect(frame.sequence > previous.sequence)
-            }
-            previous = frame
-        }
+        let previous = try Vivid.expectAscendingFreshFrames(10, from: source)
         let droppedBefore = source.droppedFrames
         usleep(600_000)  // ~18 frame intervals at 30 fps against 4 buffers: the driver has to skip frames
         // The buffers filled early in the stall come first; the skipped frames show as the gap after them.

@@ -34,6 +34,24 @@ enum Vivid {
         return frames
     }
 
+    /// Reads `count` frames one at a time and expects each to be fresh on CLOCK_MONOTONIC, with a capture time
+    /// and sequence number above the one before. Returns the last frame.
+    static func expectAscendingFreshFrames(_ count: Int, from source: some VideoSource) throws -> I420Frame? {
+        var previous: I420Frame?
+        for _ in 0..<count {
+            let frame = try #require(try frames(1, from: source).first)
+            let age = MonotonicClock.now() - frame.captureTime
+            // vivid stamps a frame with its nominal end-of-frame time, which can run up to one interval ahead.
+            #expect(age > .milliseconds(-100) && age < .milliseconds(500), "frame is \(age) old")
+            if let previous {
+                #expect(frame.captureTime > previous.captureTime)
+                #expect(frame.sequence > previous.sequence)
+            }
+            previous = frame
+        }
+        return previous
+    }
+
     /// Variance of the luma samples: near zero for a flat picture, large for colour bars.
     static func lumaVariance(_ frame: I420Frame) -> Double {
         var sum = 0.0
@@ -114,18 +132,7 @@ struct V4L2VividTests {
         let source = Vivid.source(width: 640, height: 360)
         try source.open()
         defer { source.close() }
-        var previous: I420Frame?
-        for _ in 0..<20 {
-            let frame = try #require(try Vivid.frames(1, from: source).first)
-            let age = MonotonicClock.now() - frame.captureTime
-            // vivid stamps a frame with its nominal end-of-frame time, which can run up to one interval ahead.
-            #expect(age > .milliseconds(-100) && age < .milliseconds(500), "frame is \(age) old")
-            if let previous {
-                #expect(frame.captureTime > previous.captureTime)
-                #expect(frame.sequence > previous.sequence)
-            }
-            previous = frame
-        }
+        _ = try Vivid.expectAscendingFreshFrames(20, from: source)
     }
 
     @Test("streams for 10 s without an error: at least 250 frames at 30 fps")

@@ -38,6 +38,44 @@ struct DeviceAudioTests {
         return DeviceMediaPipeline(settings: settings, logger: logger)
     }
 
+    /// alsa-lib configuration for `doormic`: a `file` PCM whose capture is 2 s of a 1 kHz tone, written into
+    /// `directory`. Unpaced: alsa-lib reads the file as fast as it is asked.
+    static func toneMicrophone(in directory: TemporaryDirectory) throws -> String {
+        var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
+        try directory.write(raw(tone.next(frames: 48_000 * 2)), to: "voice.raw")
+        return """
+            pcm.doormic {
+                type file
+                slave { pcm { type null } }
+                file "/dev/null"
+                infile "\(directory.path("voice.raw"))"
+                format raw
+            }
+            """
+    }
+
+    /// alsa-lib configuration for `doorspeaker`: a `file` PCM that records playback into `path`.
+    static func fileSpeaker(recordingInto path: String) -> String {
+        """
+        pcm.doorspeaker {
+            type file
+            slave { pcm { type null } }
+            file "\(path)"
+            format raw
+        }
+        """
+    }
+
+    /// Expects `pcm` (the decoded Opus stream) past the codec's first frames to be the 1 kHz microphone tone,
+    /// at its level.
+    static func expectMicrophoneTone(_ pcm: [Int16], lowestHertz: Double) {
+        // Skip the codec's first frames (its look-ahead and the start of the stream).
+        let steady = Array(pcm.dropFirst(4800))
+        let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: lowestHertz...3000, step: 10)
+        #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
+        #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
+    }
+
     /// Decoded PCM of the first `count` Opus packets the pipeline publishes.
     static func decodedPackets(_ pipeline: DeviceMediaPipeline, count: Int) async throws -> [Int16] {
         let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
@@ -54,25 +92,10 @@ struct DeviceAudioTests {
     @Test("a 1 kHz tone captured from the ALSA microphone reaches the Opus stream as 1 kHz")
     func microphoneToOpus() async throws {
         let directory = try TemporaryDirectory(prefix: "mic")
-        var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
-        try directory.write(Self.raw(tone.next(frames: 48_000 * 2)), to: "voice.raw")
-        let text = """
-            pcm.doormic {
-                type file
-                slave { pcm { type null } }
-                file "/dev/null"
-                infile "\(directory.path("voice.raw"))"
-                format raw
-            }
-            """
+        let text = try Self.toneMicrophone(in: directory)
         let pipeline = Self.pipeline(microphone: .alsa(device: "doormic", configurationText: text))
         defer { pipeline.stop() }
-        let pcm = try await Self.decodedPackets(pipeline, count: 25)
-        // Skip the codec's first frames (its look-ahead and the start of the stream).
-        let steady = Array(pcm.dropFirst(4800))
-        let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 300...3000, step: 10)
-        #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
-        #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
+        Self.expectMicrophoneTone(try await Self.decodedPackets(pipeline, count: 25), lowestHertz: 300)
     }
 
     @Test("a microphone that cannot be opened costs the sound, not the stream: silence at 50 packets/s")
@@ -97,14 +120,7 @@ struct DeviceAudioTests {
     func speakerPlaysOnePeer() async throws {
         let directory = try TemporaryDirectory(prefix: "speaker")
         let output = directory.path("speaker.raw")
-        let text = """
-            pcm.doorspeaker {
-                type file
-                slave { pcm { type null } }
-                file "\(output)"
-                format raw
-            }
-            """
+        let text = Self.fileSpeaker(recordingInto: output)
         let speaker = SpeakerPlayout(sink: .alsa(device: "doorspeaker", configurationText: text), logger: Self.logger)
         let claim = try #require(speaker.claim())
         #expect(speaker.claim() == nil, "a second peer gets no speaker while the first has it")

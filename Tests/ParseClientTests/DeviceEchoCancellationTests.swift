@@ -29,23 +29,8 @@ extension DeviceAudioTests {
     @Test("echo_cancellation = true builds the chain: played frames are the far end, captured ones are processed before Opus")
     func echoCancellationChain() async throws {
         let directory = try TemporaryDirectory(prefix: "aec")
-        var tone = ToneGenerator(frequency: 1000, amplitude: 0.4)
-        try directory.write(Self.raw(tone.next(frames: 48_000 * 2)), to: "voice.raw")
-        let text = """
-            pcm.doormic {
-                type file
-                slave { pcm { type null } }
-                file "/dev/null"
-                infile "\(directory.path("voice.raw"))"
-                format raw
-            }
-            pcm.doorspeaker {
-                type file
-                slave { pcm { type null } }
-                file "\(directory.path("speaker.raw"))"
-                format raw
-            }
-            """
+        let text = try Self.toneMicrophone(in: directory) + "\n"
+            + Self.fileSpeaker(recordingInto: directory.path("speaker.raw"))
         var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
         settings.microphone = .alsa(device: "doormic", configurationText: text)
         settings.speaker = .alsa(device: "doorspeaker", configurationText: text)
@@ -63,10 +48,7 @@ extension DeviceAudioTests {
         #expect(canceller.framesAnalyzed >= 10, "far-end frames: \(canceller.framesAnalyzed)")
         #expect(canceller.framesProcessed >= 50, "near-end frames: \(canceller.framesProcessed)")
         // The microphone's own sound goes through the canceller to the caller at its pitch and level.
-        let steady = Array(pcm.dropFirst(4800))
-        let frequency = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 200...3000, step: 10)
-        #expect(frequency.map { abs($0 - 1000) <= 20 } == true, "dominant \(frequency ?? 0) Hz")
-        #expect(PCMAnalysis.rmsDecibels(steady) > -20, "level \(PCMAnalysis.rmsDecibels(steady)) dBFS")
+        Self.expectMicrophoneTone(pcm, lowestHertz: 200)
     }
 
     @Test("echo_cancellation off, or a test tone as the microphone: no canceller is constructed")

@@ -34,12 +34,10 @@ Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN (defaults /usr/bin/chromium, /usr/bi
   line and the next click, default 0.2), SOAK_KEEP=1 keeps the temporary directory (process logs, chromedriver log).
 """
 
-import argparse
 import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import sys
 import tempfile
@@ -50,8 +48,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import (CALL_PROBE, OUTCOME, LoggedProcess, agent_environment, call_button, first_frame,  # noqa: E402
-                   percentile, start_intercom_server, wait_callable, write_agent_config)
+from calls import (CALL_PROBE, OUTCOME, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
+                   first_frame, keep_or_remove, percentile, start_intercom_server, wait_callable, write_agent_config)
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
 
@@ -468,21 +466,12 @@ class Run:
             if self.server:
                 self.server.stop(signal.SIGTERM)
             log(f"  stage took {time.monotonic() - started:.0f} s")
-            if os.environ.get("SOAK_KEEP") == "1" or self.checks.failed:
-                log(f"  logs kept in {self.workdir}")
-            else:
-                shutil.rmtree(self.workdir, ignore_errors=True)
+            keep_or_remove(self.workdir, "SOAK_KEEP", self.checks.failed)
         return self.checks
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--server", default=os.environ.get(
-        "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
-    parser.add_argument("--intercomd", default=os.environ.get(
-        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
-    args = parser.parse_args()
-    server, intercomd = os.path.abspath(args.server), os.path.abspath(args.intercomd)
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
     log(f"soak: {CALLS} calls from the web caller in headless Chromium to intercomd run; intercom-server {server}, "
         f"intercomd {intercomd}")
     checks = Run(server, intercomd).run()

@@ -18,16 +18,20 @@ Contents:
   start_intercom_server      intercom-server on a free loopback port with its own database
   write_agent_config, agent_environment
                              an `intercomd run` config (auto answer, test pattern and tone) and its environment
+  binary_arguments, keep_or_remove
+                             --server/--intercomd with their defaults; keep a failed test's logs, else remove them
 """
 
+import argparse
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
 import time
 
-from webdriver import wait_for
+from webdriver import log, wait_for
 
 # intercomd's outcome line for a call the device received: group 1 the caller, group 2 the outcome
 # (`answered(…)`, `unanswered(…)`…), without the `session=… setup=…` metadata that follows it.
@@ -217,3 +221,24 @@ def write_agent_config(path, base, title, latitude, longitude, state, metrics_po
 def agent_environment():
     """The test's environment without what would redirect intercomd (systemd's socket, a config path)."""
     return {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "INTERCOM_CONFIG")}
+
+
+def binary_arguments(description):
+    """Parses --server and --intercomd (defaults $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, then the debug build
+    in this checkout); returns both as absolute paths."""
+    repo = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--server", default=os.environ.get(
+        "INTERCOM_SERVER_BIN", os.path.join(repo, ".build", "debug", "intercom-server")))
+    parser.add_argument("--intercomd", default=os.environ.get(
+        "INTERCOMD_BIN", os.path.join(repo, ".build", "debug", "intercomd")))
+    args = parser.parse_args()
+    return os.path.abspath(args.server), os.path.abspath(args.intercomd)
+
+
+def keep_or_remove(workdir, keep_variable, failed):
+    """Keeps a test's temporary directory (its process logs) when it failed or `keep_variable`=1, else removes it."""
+    if os.environ.get(keep_variable) == "1" or failed:
+        log(f"  logs kept in {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)

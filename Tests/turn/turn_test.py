@@ -33,7 +33,6 @@ Usage: turn_test.py [--server BIN] [--intercomd BIN]
 Environment: TURNSERVER_BIN (default: turnserver on PATH), TURN_KEEP=1 keeps the temporary directory.
 """
 
-import argparse
 import json
 import os
 import re
@@ -50,8 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import (OUTCOME, LoggedProcess, agent_environment, call_button, start_intercom_server,  # noqa: E402
-                   wait_callable, write_agent_config)
+from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
+                   keep_or_remove, start_intercom_server, wait_callable, write_agent_config)
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
                        free_port, log, missing_browser, wait_for)
 
@@ -534,22 +533,13 @@ verbose
                 except OSError as e:
                     log(f"  could not remove {self.cgroup}: {e}")
             log(f"  stage took {time.monotonic() - started:.0f} s")
-            if os.environ.get("TURN_KEEP") == "1" or self.checks.failed:
-                log(f"  logs kept in {self.workdir}")
-            else:
-                shutil.rmtree(self.workdir, ignore_errors=True)
+            keep_or_remove(self.workdir, "TURN_KEEP", self.checks.failed)
         return self.checks
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--server", default=os.environ.get(
-        "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
-    parser.add_argument("--intercomd", default=os.environ.get(
-        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
-    args = parser.parse_args()
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
     turnserver = os.environ.get("TURNSERVER_BIN") or shutil.which("turnserver")
-    server, intercomd = os.path.abspath(args.server), os.path.abspath(args.intercomd)
     log(f"TURN: the web caller in headless Chromium calls intercomd run through coturn, direct UDP blocked; "
         f"intercom-server {server}, intercomd {intercomd}, turnserver {turnserver}")
     checks = Run(server, intercomd, turnserver).run()

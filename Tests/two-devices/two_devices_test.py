@@ -25,7 +25,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from webdriver import Checks, free_port, log  # noqa: E402
-from calls import LoggedProcess  # noqa: E402
+from calls import LoggedProcess, binary_arguments  # noqa: E402
 
 SECONDS = 10
 MIN_FPS = 25.0
@@ -165,12 +165,7 @@ class Run:
 
 
 def main():
-    args = sys.argv[1:]
-    options = dict(zip(args[::2], args[1::2]))
-    server = options.get("--server", os.environ.get(
-        "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
-    intercomd = options.get("--intercomd", os.environ.get(
-        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
     log(f"two devices: intercomd call ↔ intercomd run through intercom-server; command: {' '.join(sys.argv)}")
     checks = Run(server, intercomd).run()
     log(f"{checks.passed} passed, {checks.failed} failed")

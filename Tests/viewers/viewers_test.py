@@ -26,13 +26,11 @@ Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, VIEWERS_MEASURE_SECONDS (10), VIEWE
   temporary directory (process logs, chromedriver log).
 """
 
-import argparse
 import functools
 import http.server
 import os
 import re
 import shlex
-import shutil
 import sys
 import tempfile
 import threading
@@ -43,7 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import OUTCOME, LoggedProcess, agent_environment, start_intercom_server, write_agent_config  # noqa: E402,E501
+from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+                   start_intercom_server, write_agent_config)
 from webdriver import PLAIN_IP_CANDIDATES, Browser, Checks, ChromeDriver, free_port, log, missing_browser, wait_for  # noqa: E402,E501
 
 MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "10"))
@@ -250,14 +249,9 @@ class Run:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--server", default=os.environ.get(
-        "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
-    parser.add_argument("--intercomd", default=os.environ.get(
-        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
-    args = parser.parse_args()
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
     problems = missing_browser() + [f"{name} not found at {path} (swift build)" for name, path in
-                                    (("intercom-server", args.server), ("intercomd", args.intercomd))
+                                    (("intercom-server", server), ("intercomd", intercomd))
                                     if not os.access(path, os.X_OK)]
     if problems:
         for problem in problems:
@@ -266,7 +260,7 @@ def main():
         return 1
     workdir = tempfile.mkdtemp(prefix="viewers-")
     web, web_base = serve_directory(HERE)
-    run = Run(os.path.abspath(args.server), os.path.abspath(args.intercomd), workdir)
+    run = Run(server, intercomd, workdir)
     try:
         run.run(web_base)
     except Exception as e:  # noqa: BLE001 - an unexpected error is a failed check, with the logs kept
@@ -277,10 +271,7 @@ def main():
     if run.checks.failed:
         log(f"agent log tail: {' | '.join(run.agent.tail(15)) if getattr(run, 'agent', None) else '-'}")
     log(f"{run.checks.passed} passed, {run.checks.failed} failed")
-    if os.environ.get("VIEWERS_KEEP") == "1" or run.checks.failed:
-        log(f"logs kept in {workdir}")
-    else:
-        shutil.rmtree(workdir, ignore_errors=True)
+    keep_or_remove(workdir, "VIEWERS_KEEP", run.checks.failed)
     return 1 if run.checks.failed else 0
 
 

@@ -70,27 +70,11 @@ public enum PixelConversion {
         guard source.count >= needed else {
             throw PixelConversionError(format: "NV12", detail: "buffer has \(source.count) bytes, needs \(needed)")
         }
-        prepare(&frame, width: width, height: height)
-        let lumaStride = frame.lumaStride
-        let chromaStride = frame.chromaStride
-        frame.withMutablePlanes { yPlane, uPlane, vPlane in
-            let src = source.bindMemory(to: UInt8.self).baseAddress!
-            let yOut = yPlane.baseAddress!
-            for row in 0..<height {
-                (yOut + row * lumaStride).update(from: src + row * bytesPerLine, count: width)
-            }
-            let uOut = uPlane.baseAddress!
-            let vOut = vPlane.baseAddress!
-            for row in 0..<chromaHeight {
-                let interleaved = src + chromaOffset + row * bytesPerLine
-                let uRow = uOut + row * chromaStride
-                let vRow = vOut + row * chromaStride
-                for column in 0..<chromaWidth {
-                    uRow[column] = interleaved[column * 2]
-                    vRow[column] = interleaved[column * 2 + 1]
-                }
-            }
-        }
+        // One buffer cut into its two planes (the checks above cover both), converted like NV12M.
+        try semiPlanarToI420(
+            luma: Plane(UnsafeRawBufferPointer(rebasing: source[0..<chromaOffset]), bytesPerLine: bytesPerLine),
+            chroma: Plane(UnsafeRawBufferPointer(rebasing: source[chromaOffset...]), bytesPerLine: bytesPerLine),
+            width: width, height: height, format: "NV12", into: &frame)
     }
 
     /// Reuses `frame`'s buffer when the size matches; otherwise replaces it with a tight frame.

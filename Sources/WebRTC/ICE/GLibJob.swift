@@ -1,23 +1,18 @@
 import CNice
 
-/// One closure handed to the GLib thread through `g_main_context_invoke_full`: `run` executes it on the
-/// loop thread; if GLib destroys the idle source without dispatching it (the context went away), `dropped`
-/// runs instead, so an awaiting continuation is always resumed exactly once.
+/// One closure handed to the GLib thread through `g_main_context_invoke_full`; `run` executes it once on
+/// the loop thread.
 final class GLibJob: @unchecked Sendable {
+    // Set on the submitting thread, read and cleared on the loop thread after GLib's hand-over.
     private var body: (@Sendable () -> Void)?
-    private var dropped: (@Sendable () -> Void)?
 
-    init(_ body: @escaping @Sendable () -> Void, dropped: (@Sendable () -> Void)? = nil) {
+    init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
-        self.dropped = dropped
     }
-
-    deinit { dropped?() }
 
     func run() {
         let body = self.body
         self.body = nil
-        dropped = nil
         body?()
     }
 }

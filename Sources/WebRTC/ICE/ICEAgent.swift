@@ -112,8 +112,7 @@ public final class ICEAgent: Sendable {
         if !closeRequested.exchange(true, ordering: .acquiringAndReleasing) {
             let core = self.core
             let closed = self.closed
-            let accepted = loop.submit({ core.close(finished: { closed.signal() }) }, dropped: { closed.signal() })
-            if !accepted { closed.signal() }
+            loop.submit { core.close(finished: { closed.signal() }) }
         }
         await closed.wait()
     }
