@@ -34,6 +34,45 @@ import Testing
         func stop() async { log.withLock { $0.append("stop") } }
     }
 
+    /// A session per peer that, like `WebRTCCallMedia`, reports media up once the peer's answer arrives and
+    /// down when it is stopped.
+    final class PerPeerMedia: CallMediaFactory {
+        let log = Mutex<[String]>([])
+
+        final class Session: CallMediaSession {
+            let peer: String
+            let owner: PerPeerMedia
+            let stateSink = Mutex<(@Sendable (Bool) async -> Void)?>(nil)
+
+            init(peer: String, owner: PerPeerMedia) {
+                self.peer = peer
+                self.owner = owner
+            }
+
+            func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
+                       state: @escaping @Sendable (Bool) async -> Void) async throws {
+                owner.record("start \(peer) \(plan.audio ? "audio+video" : "video only")")
+                stateSink.withLock { $0 = state }
+                await signal(.offer(sdp: "v=0 scripted"))
+            }
+
+            func remote(_ payload: SignalPayload) async {
+                if case .answer = payload, let state = stateSink.withLock({ $0 }) { await state(true) }
+            }
+
+            func stop() async {
+                owner.record("stop \(peer)")
+                if let state = stateSink.withLock({ $0 }) { await state(false) }
+            }
+        }
+
+        func record(_ line: String) { log.withLock { $0.append(line) } }
+
+        func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
+            Session(peer: peer, owner: self)
+        }
+    }
+
     static func next(_ events: inout AsyncStream<SignalingConnection.Event>.AsyncIterator) async throws
         -> SignalingConnection.Event
     {
@@ -48,16 +87,25 @@ import Testing
         let visitor: SignalingConnection
         let visitorPeer: String
         var events: AsyncStream<SignalingConnection.Event>.AsyncIterator
+        /// The caller's REST client (signed in) and the call's session, e.g. to mint a viewer token.
+        let callerClient: ParseRESTClient
+        let sessionID: String
     }
 
-    static func placeCall(_ server: RunningServer, answerMode: AnswerMode, media: ScriptedMedia) async throws
+    static func placeCall(_ server: RunningServer, answerMode: AnswerMode, media: any CallMediaFactory) async throws
+        -> PlacedCall
+    {
+        try await placeCall(server, policy: CallPolicy(answerMode: answerMode), media: media)
+    }
+
+    static func placeCall(_ server: RunningServer, policy: CallPolicy, media: any CallMediaFactory) async throws
         -> PlacedCall
     {
         let device = try AgentBackendTests.Device()
         let session = try device.session(server)
         let deviceID = try await session.ensureLoggedIn()
         let coordinator = CallCoordinator(
-            policy: CallPolicy(answerMode: answerMode), session: session, mediaFactory: media, status: device.status,
+            policy: policy, session: session, mediaFactory: media, status: device.status,
             deviceTitle: "Gate 3", logger: RunningServer.logger)
         await coordinator.begin()
         let (callerClient, caller) = try await server.anonymousClient()
@@ -74,7 +122,8 @@ import Testing
             $0.find("ActiveSessions", where: [:], requestId: $1)
         }
         await coordinator.incoming(try #require(rows.results.first))
-        return PlacedCall(coordinator: coordinator, visitor: visitor, visitorPeer: visitorPeer, events: events)
+        return PlacedCall(coordinator: coordinator, visitor: visitor, visitorPeer: visitorPeer, events: events,
+                          callerClient: callerClient, sessionID: try #require(created.sessionID))
     }
 
     @Test func anAutoAnsweredCallRingsOffersGoesLiveAndEndsOnBye() async throws {
@@ -118,6 +167,61 @@ import Testing
             await coordinator.button(.hangupPress)
             let ended = try await Self.next(&call.events)
             #expect(ended == .signal(from: devicePeer.peerId, .bye(.hangup)))
+            await visitor.close()
+        }
+    }
+
+    /// A viewer's connection ending is not the call's media going down: the call outlives it (before, the
+    /// viewer's media-down started the call's media timeout and the call ended `mediaTimeout` after it).
+    @Test func aViewerLeavingDoesNotStartTheCallsMediaTimeout() async throws {
+        try await RunningServer.with { server in
+            let media = PerPeerMedia()
+            let policy = CallPolicy(answerMode: .auto, mediaTimeout: .milliseconds(500), maxViewers: 1)
+            var call = try await Self.placeCall(server, policy: policy, media: media)
+            let (coordinator, visitor) = (call.coordinator, call.visitor)
+            guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
+                throw TestFailure("the device did not join")
+            }
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
+            await visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
+            try await AgentBackendTests.eventually(within: 5, "in call") {
+                if case .inCall = await coordinator.state { return true }
+                return false
+            }
+
+            let sessionID = call.sessionID
+            let minted = try await call.callerClient.send(FunctionResponse<ViewerTokenResult>.self) {
+                $0.viewerToken(sessionID: sessionID, requestId: $1)
+            }.result
+            let watcher = SignalingConnection(url: minted.signalURL ?? "", token: minted.token, name: "Watcher",
+                                              logger: RunningServer.logger)
+            var watcherEvents = watcher.events.makeAsyncIterator()
+            await watcher.start()
+            guard case .joined(let watcherPeer, _, _, _) = try await Self.next(&watcherEvents) else {
+                throw TestFailure("the watcher did not join")
+            }
+            var offered = false
+            while !offered {
+                switch try await Self.next(&watcherEvents) {
+                case .signal(let from, .offer) where from == devicePeer.peerId: offered = true
+                case .closed, .refused: throw TestFailure("the watcher was not admitted")
+                default: continue
+                }
+            }
+            await watcher.send(.answer(sdp: "v=0 watcher answer"), to: devicePeer.peerId)
+            await watcher.close()
+            try await AgentBackendTests.eventually(within: 5, "the viewer's media stopped") {
+                media.log.withLock { $0.contains("stop \(watcherPeer)") }
+            }
+
+            try await Task.sleep(for: .milliseconds(1500))  // three media timeouts
+            guard case .inCall = await coordinator.state else {
+                throw TestFailure("the call ended when its viewer left: \(await coordinator.state)")
+            }
+            #expect(media.log.withLock { $0 } == [
+                "start \(call.visitorPeer) audio+video", "start \(watcherPeer) video only", "stop \(watcherPeer)"])
+            await visitor.send(.bye(.hangup), to: devicePeer.peerId)
+            try await AgentBackendTests.eventually(within: 5, "idle again") { await coordinator.state == .idle }
             await visitor.close()
         }
     }

@@ -152,7 +152,7 @@ public actor CallCoordinator {
                 await leave(sessionID)
             }
         case .startMedia(let sessionID, let peer, let plan):
-            startMedia(sessionID, peer: peer, plan: plan)
+            startMedia(sessionID, peer: peer, plan: plan, carriesTheCall: true)
         case .stopMedia(let sessionID):
             let stopped = media.removeValue(forKey: sessionID) ?? [:]
             for media in stopped.values { await media.stop() }
@@ -160,7 +160,8 @@ public actor CallCoordinator {
             // (a caller ringing again right after hanging up would otherwise be told "busy").
             if !stopped.isEmpty { Task { await self.feed(.mediaDown(sessionID: sessionID)) } }
         case .admitViewer(let sessionID, let peer):
-            startMedia(sessionID, peer: peer, plan: MediaPlan(video: true, audio: false, negotiation: .sendOffer))
+            startMedia(sessionID, peer: peer, plan: MediaPlan(video: true, audio: false, negotiation: .sendOffer),
+                       carriesTheCall: false)
         case .refuseViewer(let sessionID, let peer):
             await rooms[sessionID]?.send(.bye(.busy), to: peer)
         case .removeViewer(let sessionID, let peer):
@@ -266,7 +267,10 @@ public actor CallCoordinator {
 
     // MARK: Media
 
-    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan) {
+    /// Starts `peer`'s media session. Only the call's own media (`carriesTheCall`, the caller's) tells the
+    /// machine when it goes up or down: a viewer's connection ending (it left, or its network failed) is that
+    /// viewer's business and must not start the call's media timeout.
+    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan, carriesTheCall: Bool) {
         guard let connection = rooms[sessionID] else { return }
         let session = mediaFactory.makeSession(sessionID: sessionID, peer: peer)
         media[sessionID, default: [:]][peer] = session
@@ -278,10 +282,14 @@ public actor CallCoordinator {
                 try await session.start(
                     plan: plan, iceServers: iceServers,
                     signal: { payload in await connection.send(payload, to: peer) },
-                    state: { up in await self.feed(up ? .mediaUp(sessionID: sessionID) : .mediaDown(sessionID: sessionID)) })
+                    state: { up in
+                        guard carriesTheCall else { return }
+                        await self.feed(up ? .mediaUp(sessionID: sessionID) : .mediaDown(sessionID: sessionID))
+                    })
             } catch {
-                self.logger.error("media failed to start", metadata: ["session": "\(sessionID)", "error": "\(error)"])
-                await self.feed(.mediaDown(sessionID: sessionID))
+                self.logger.error("media failed to start", metadata: [
+                    "session": "\(sessionID)", "peer": "\(peer)", "error": "\(error)"])
+                if carriesTheCall { await self.feed(.mediaDown(sessionID: sessionID)) }
             }
         }
     }
