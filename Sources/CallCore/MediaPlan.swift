@@ -13,10 +13,17 @@ public struct MediaPlan: Equatable, Sendable {
     /// Two-way audio.
     public var audio: Bool
     public var negotiation: Negotiation
+    /// A view-only watcher of the call (SYSTEM.md §3), not the call partner: its connection coming and going
+    /// is not the call's media going up or down, and its first frame is not the call's.
+    public var viewOnly: Bool
 
-    public init(video: Bool, audio: Bool, negotiation: Negotiation) {
+    public init(video: Bool, audio: Bool, negotiation: Negotiation, viewOnly: Bool = false) {
         self.video = video
         self.audio = audio
         self.negotiation = negotiation
+        self.viewOnly = viewOnly
     }
+
+    /// What a viewer gets: the device's video, nothing else, offered by the device.
+    public static let viewer = MediaPlan(video: true, audio: false, negotiation: .sendOffer, viewOnly: true)
 }

@@ -9,23 +9,36 @@ struct SimulatedGPIOBackendTests {
     func pressesBecomeGestures() async throws {
         let backend = SimulatedGPIOBackend()
         let line = try backend.requestInput(GPIOLineRequest(address: .named("ACCEPT")))
+        // Durations far apart, so that a loaded machine (sleeps running late) cannot turn the short press
+        // into a long one.
         let timing = try ButtonTiming(debounce: .milliseconds(20), reportsLongPress: true,
-                                      longPressThreshold: .milliseconds(400))
+                                      longPressThreshold: .milliseconds(1500))
         let watcher = ButtonWatcher(name: "accept", line: line, timing: timing)
+        let seen = Mutex<[ButtonGesture]>([])
+        let collector = Task {
+            for await report in watcher.gestures { seen.withLock { $0.append(report.gesture) } }
+        }
         // The watcher samples the starting level on its thread first; a press before that would be a hold
-        // already in progress (reported silently). Presses closer than the debounce would merge.
+        // already in progress (reported silently).
+        let started = ContinuousClock.now
+        while !backend.isWatched("ACCEPT"), ContinuousClock.now - started < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await backend.press("ACCEPT", holding: .milliseconds(60)))
+        // Presses closer than the debounce would merge.
         try await Task.sleep(for: .milliseconds(200))
-        #expect(await backend.press("ACCEPT", holding: .milliseconds(80)))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(await backend.press("ACCEPT", holding: .milliseconds(700)))
+        #expect(await backend.press("ACCEPT", holding: .milliseconds(2200)))
         #expect(await !backend.press("NOPE"))
-        // The watcher ends its stream when stopped: collect what came within a second of the last press.
-        try await Task.sleep(for: .seconds(1))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !seen.withLock({ $0.contains(.longPress) }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(200))  // anything that should not come would come now
         watcher.stop()
-        var gestures: [ButtonGesture] = []
-        for await report in watcher.gestures { gestures.append(report.gesture) }
+        await collector.value
+        let gestures = seen.withLock { $0 }
         #expect(gestures.filter { $0 == .press }.count == 1, "\(gestures)")
-        #expect(gestures.contains(.longPress), "\(gestures)")
+        #expect(gestures.filter { $0 == .longPress }.count == 1, "\(gestures)")
     }
 
     @Test("outputs keep their level, report changes only, and a line is claimed once")

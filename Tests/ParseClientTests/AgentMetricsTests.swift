@@ -57,7 +57,8 @@ struct AgentMetricsTests {
         metrics.callEnded(Self.summary(.unanswered(.ringTimeout)))
         metrics.callEnded(Self.summary(.unanswered(.ringTimeout)))
         metrics.firstFrameSent(after: .milliseconds(180))
-        metrics.frameEncoded(in: .microseconds(4200))
+        metrics.frameEncoded(in: .microseconds(4200), cpu: .microseconds(3000))
+        metrics.frameEncoded(in: .microseconds(4400), cpu: .microseconds(1500))
         let status = AgentStatusBoard(title: "Gate")
         try await Self.serving(metrics, status: status) { base in
             let (code, text) = try await Self.get(base + "/metrics")
@@ -69,7 +70,8 @@ struct AgentMetricsTests {
             #expect(text.contains(#"intercom_call_ring_to_answer_seconds_bucket{le="2.5"} 1"#))
             #expect(text.contains(#"intercom_call_answer_to_first_frame_seconds_bucket{le="0.2"} 1"#))
             #expect(text.contains(#"intercom_call_answer_to_first_frame_seconds_bucket{le="0.15"} 0"#))
-            #expect(text.contains(#"intercom_video_encode_seconds_bucket{le="0.005"} 1"#))
+            #expect(text.contains(#"intercom_video_encode_seconds_bucket{le="0.005"} 2"#))
+            #expect(text.contains("intercom_video_encode_cpu_seconds_total 0.0045"), "\(text)")
             #expect(text.contains("intercom_registered 0"))
             #expect(!text.contains("intercom_cpu_temperature_celsius"), "no thermal zone, no temperature line")
         }

@@ -15,6 +15,9 @@ stdlib-only client in Tests/support/webdriver.py):
      decoded frame, p50/p95 (each call must connect within 10 s);
   4. the door: during the call the page's door button makes the device pulse its (simulated) door relay;
      after the call /metrics counts it (and its first frame, encoded frames) and /health says ok;
+     a viewer: during the call the page's "Invite a viewer" makes a viewing link; a second Chromium opens it
+     without signing in, decodes the device's video and sends nothing, the device counts 2 media peers;
+     "Stop watching" ends only the viewer;
   5. `--answer button`: the page rings and keeps ringing while nobody presses the button, hangs up after a
      few seconds, and the device logs the call as unanswered (missed); then the accept button (a key on the
      demo's standard input, which drives its simulated GPIO lines through the real button watcher) answers
@@ -414,6 +417,7 @@ class Run:
             log(f"  screenshot copied to {DOC_SCREENSHOT}")
 
         self.open_door(demo)
+        self.invite_viewer(demo)
 
         # Hang up from the page.
         since = demo.mark()
@@ -462,6 +466,61 @@ class Run:
                    f"#door visible {shown}; " + (f"{opened.group(0)}, then released" if opened and released else
                                                  f"relay energised {bool(opened)}, released {bool(released)}; "
                                                  f"device log since: {' | '.join(demo.stderr(since)[-4:])}"))
+
+    def invite_viewer(self, demo):
+        """The page invites a viewer; a second Chromium opens the viewing link and watches the device's video
+        (view only, no sign-in) while the call goes on, then stops watching."""
+        b = self.browser
+        shown = b.visible("#invite")
+        if shown:
+            b.click("#invite")
+        link = wait_for(lambda: b.js("return document.getElementById('invite-link').value;") or None, 10)
+        self.check("[auto] in a call with a device the page offers \"Invite a viewer\" and shows a viewing link",
+                   shown and link and "#watch=" in link, f"#invite visible {shown}; link {link!r}")
+        if not link:
+            return
+        watcher = WebCallerBrowser(self.driver.url, os.path.join(self.workdir, "watcher-profile"), label="Watcher",
+                                   extra_args=[PLAIN_IP_CANDIDATES], window_size="900,1000", browser_log=True)
+        try:
+            watcher.open(link.split("#")[0] + "#watch=" + link.split("#watch=")[1][:20])
+            damaged = wait_for(lambda: watcher.visible("#error") and watcher.text("#error-text"), 10)
+            self.check("[auto] a cut-off viewing link is reported on the page, and nothing is joined",
+                       damaged and "damaged" in damaged and watcher.state() == "idle",
+                       f"banner {damaged!r}, state {watcher.state()}")
+            watcher.open(link)
+            state = watcher.wait_state("in-call", 20)
+            playing = wait_for(lambda: (lambda s: s if s.get("framesDecoded", 0) >= 30 else None)(watcher.stats()), 15)
+            title = watcher.text("#call-title")
+            signed_in = watcher.js("return document.body.dataset.signedIn;")
+            ok = (state == "in-call" and playing and (playing.get("frameWidth"), playing.get("frameHeight")) == (640, 480)
+                  and playing.get("audioPacketsSent", 0) == 0 and playing.get("videoPacketsSent", 0) == 0
+                  and title == f"Watching {DEVICE_TITLE}" and signed_in == "false")
+            self.check("[auto] the viewing link opens the call in a second browser without signing in: it decodes the "
+                       "device's 640x480 video and sends nothing", ok,
+                       f"state {state}, title {title!r}, signed in {signed_in}, stats "
+                       + (json.dumps({k: playing.get(k) for k in ("framesDecoded", "frameWidth", "frameHeight",
+                                                                   "audioPacketsSent", "videoPacketsSent")})
+                          if playing else json.dumps(watcher.stats())) + f"; page log {watcher.page_log(6)}")
+            peers = wait_for(lambda: demo.metrics()[1].get("intercom_media_peers") == 2, 10)
+            before = b.stats()["framesDecoded"]
+            time.sleep(1)
+            caller = b.stats()
+            self.check("[auto] the device streams to the viewer as a second media peer while the caller's call goes on",
+                       peers and b.state() == "in-call" and caller["framesDecoded"] - before >= 15,
+                       f"media peers {demo.metrics()[1].get('intercom_media_peers')}, caller {b.state()}, "
+                       f"{caller['framesDecoded'] - before} frames in 1 s")
+            stop_text = watcher.text("#hangup")
+            watcher.click("#hangup")
+            state = watcher.wait_state({"ended", "idle"}, 10)
+            peers = wait_for(lambda: demo.metrics()[1].get("intercom_media_peers") == 1, 10)
+            time.sleep(1)
+            still = b.state()
+            self.check("[auto] \"Stop watching\" ends only the viewer: the device drops its peer, the call goes on",
+                       stop_text == "Stop watching" and state in {"ended", "idle"} and peers and still == "in-call",
+                       f"button {stop_text!r}, viewer {state}, media peers {demo.metrics()[1].get('intercom_media_peers')}, "
+                       f"caller {still}")
+        finally:
+            watcher.quit()
 
     def scrape_after_call(self, demo):
         status, samples = demo.metrics()

@@ -222,7 +222,8 @@ class WebCallerBrowser(Browser):
 
     Stable page contract: #name #lat #lon #signin #radius #refresh, #devices li[data-user-id][data-distance-km]
     with .device-title/.device-meta, button.call[data-user-id], #accept #decline #hangup #mute #door
-    #remote-video #call-status, body[data-call-state] (idle|calling|ringing|incoming|connecting|in-call|busy|
+    #invite #invite-link (a `#watch=…` viewing link) #remote-video #call-title #call-status, body[data-watching]
+    (opened from a viewing link), body[data-call-state] (idle|calling|ringing|incoming|connecting|in-call|busy|
     declined|no-answer|ended|error), body[data-signed-in], body[data-user-id], and
     window.intercom.stats()/state()/userId()/log().
     """

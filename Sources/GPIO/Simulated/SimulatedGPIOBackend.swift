@@ -59,6 +59,12 @@ public final class SimulatedGPIOBackend: GPIOBackend, Sendable {
         return true
     }
 
+    /// True once something (a `ButtonWatcher`) has read line `name`'s level: presses from then on are seen as
+    /// presses, not as a hold that was already in progress.
+    public func isWatched(_ name: String) -> Bool {
+        inputs.withLock { $0[name] }?.hasBeenRead ?? false
+    }
+
     /// The level last written to output line `name`; nil when it was never requested.
     public func level(_ name: String) -> Bool? {
         outputs.withLock { $0[name] }?.isActive
@@ -73,6 +79,7 @@ public final class SimulatedGPIOBackend: GPIOBackend, Sendable {
 final class SimulatedInputLine: GPIOInputLine, Sendable {
     private let state = Mutex<(queue: [GPIOEdgeEvent], active: Bool)>(([], false))
     private let arrived = DispatchSemaphore(value: 0)
+    private let read = Atomic<Bool>(false)
 
     func push(_ edge: ButtonEdge) {
         state.withLock {
@@ -91,7 +98,12 @@ final class SimulatedInputLine: GPIOInputLine, Sendable {
         }
     }
 
-    func isActive() throws(GPIOError) -> Bool { state.withLock { $0.active } }
+    func isActive() throws(GPIOError) -> Bool {
+        read.store(true, ordering: .releasing)
+        return state.withLock { $0.active }
+    }
+
+    var hasBeenRead: Bool { read.load(ordering: .acquiring) }
 
     /// Nothing to give back: the line lives as long as the backend.
     func release() {}

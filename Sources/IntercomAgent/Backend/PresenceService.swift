@@ -36,7 +36,9 @@ public struct PresenceService: Service {
         let title = configuration.identity.title
         let location = try GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
         let answerMode = configuration.call.answer.rawValue
-        var capabilities = ["audio", "video"]
+        // `viewers`: the device streams a call to view-only watchers too (call.max_viewers is at least 1), so a
+        // caller's page can offer to invite one.
+        var capabilities = ["audio", "video", "viewers"]
         if configuration.call.allowDoorOpen, configuration.gpio?.door != nil { capabilities.append("door") }
         let advertised = capabilities
         return { userID in

@@ -152,7 +152,7 @@ public actor CallCoordinator {
                 await leave(sessionID)
             }
         case .startMedia(let sessionID, let peer, let plan):
-            startMedia(sessionID, peer: peer, plan: plan, carriesTheCall: true)
+            startMedia(sessionID, peer: peer, plan: plan)
         case .stopMedia(let sessionID):
             let stopped = media.removeValue(forKey: sessionID) ?? [:]
             for media in stopped.values { await media.stop() }
@@ -160,8 +160,7 @@ public actor CallCoordinator {
             // (a caller ringing again right after hanging up would otherwise be told "busy").
             if !stopped.isEmpty { Task { await self.feed(.mediaDown(sessionID: sessionID)) } }
         case .admitViewer(let sessionID, let peer):
-            startMedia(sessionID, peer: peer, plan: MediaPlan(video: true, audio: false, negotiation: .sendOffer),
-                       carriesTheCall: false)
+            startMedia(sessionID, peer: peer, plan: .viewer)
         case .refuseViewer(let sessionID, let peer):
             await rooms[sessionID]?.send(.bye(.busy), to: peer)
         case .removeViewer(let sessionID, let peer):
@@ -267,11 +266,12 @@ public actor CallCoordinator {
 
     // MARK: Media
 
-    /// Starts `peer`'s media session. Only the call's own media (`carriesTheCall`, the caller's) tells the
-    /// machine when it goes up or down: a viewer's connection ending (it left, or its network failed) is that
-    /// viewer's business and must not start the call's media timeout.
-    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan, carriesTheCall: Bool) {
+    /// Starts `peer`'s media session. Only the call's own media tells the machine when it goes up or down: a
+    /// viewer's connection ending (it left, or its network failed) is that viewer's business and must not
+    /// start the call's media timeout.
+    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan) {
         guard let connection = rooms[sessionID] else { return }
+        let carriesTheCall = !plan.viewOnly
         let session = mediaFactory.makeSession(sessionID: sessionID, peer: peer)
         media[sessionID, default: [:]][peer] = session
         let early = earlySignals[sessionID]?.removeValue(forKey: peer) ?? []

@@ -134,8 +134,9 @@ public final class DeviceMediaPipeline: Sendable {
                 if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
                 let force = forceKeyframe.exchange(false, ordering: .relaxed) || subscriberRequests.take()
                 let encodeStart = ContinuousClock.now
+                let encodeCPUStart = CPUClock.thread()
                 let packets = try encoder.encode(frame, forceKeyframe: force)
-                metrics?.frameEncoded(in: ContinuousClock.now - encodeStart)
+                metrics?.frameEncoded(in: ContinuousClock.now - encodeStart, cpu: CPUClock.thread() - encodeCPUStart)
                 for encoded in packets {
                     encodedCount.add(1, ordering: .relaxed)
                     video.publish(encoded)

@@ -211,7 +211,8 @@ final class WebRTCCallMedia: CallMediaSession {
             let subscription = pipeline.video.subscribe(bufferDepth: 4)
             videoSubscription.withLock { $0 = subscription }
             running.append(Task {
-                var firstSent = false
+                // A viewer's first frame is not the call's (the metric measures answer → first frame).
+                var firstSent = plan.viewOnly
                 for await frame in subscription.frames {
                     let outgoing = OutgoingVideoFrame(bytes: frame.bytes, rtpTimestamp: frame.rtpTimestamp,
                                                       isKeyframe: frame.isKeyframe)

@@ -1,7 +1,7 @@
 // The web caller: sign in, presence, nearby list, calls. See SYSTEM.md §2–§4.
 
 import { ParseClient, LiveQueryClient, geoPoint, parseDate, randomUUID } from './parse.js';
-import { Call, TERMINAL_STATES } from './call.js';
+import { Call, TERMINAL_STATES, decodeWatchLink } from './call.js';
 import { distanceKm, formatDistance, parseCoordinates } from './geo.js';
 import { Tones } from './tones.js';
 
@@ -28,6 +28,8 @@ const el = {
   callPanel: $('call-panel'), callTitle: $('call-title'), callStatus: $('call-status'),
   remoteVideo: $('remote-video'), localVideo: $('local-video'), playAudio: $('play-audio'),
   mute: $('mute'), camera: $('camera'), door: $('door'), hangup: $('hangup'), dismiss: $('dismiss'),
+  invite: $('invite'), invitePanel: $('invite-panel'), inviteLink: $('invite-link'), inviteCopy: $('invite-copy'),
+  inviteHint: $('invite-hint'), signinPanel: $('signin-panel'),
 };
 
 function storeGet(key) { try { return localStorage.getItem(key); } catch { return null; } }
@@ -61,6 +63,7 @@ const app = {
   call: null, // the Call shown in the UI
   lastCall: null,
   busyCalls: new Set(),
+  watching: false, // this page was opened from a viewing link and shows only that call
 };
 
 // ── messages ──
@@ -486,7 +489,9 @@ function showCall(call) {
   el.camera.textContent = 'Camera off';
   el.camera.setAttribute('aria-pressed', 'false');
   el.playAudio.hidden = true;
-  el.callTitle.textContent = call.remote.title;
+  el.invitePanel.hidden = true;
+  el.inviteLink.value = '';
+  el.callTitle.textContent = call.direction === 'watch' ? `Watching ${call.remote.title}` : call.remote.title;
   el.incomingTitle.textContent = call.remote.title;
   updateCallButtons();
   refreshDevices(); // keep the list current while the call panel is up
@@ -514,8 +519,9 @@ function onCallState(call, state, message) {
   el.callStatus.textContent = message || STATE_TEXT[state] || state;
   el.callPanel.dataset.state = state;
   setStatus(message || STATE_TEXT[state] || state);
+  const watching = call.direction === 'watch';
   document.title = incoming ? `📞 ${call.remote.title} is calling — Intercom`
-    : state === 'in-call' ? `In call with ${call.remote.title} — Intercom` : 'Intercom';
+    : state === 'in-call' ? `${watching ? 'Watching' : 'In call with'} ${call.remote.title} — Intercom` : 'Intercom';
 
   el.hangup.hidden = terminal;
   el.dismiss.hidden = !terminal;
@@ -523,7 +529,10 @@ function onCallState(call, state, message) {
   el.mute.hidden = !media || !call.hasLocalAudio;
   el.camera.hidden = !media || !call.hasLocalVideo;
   el.door.hidden = !(state === 'in-call' && call.hasDoor);
-  el.hangup.textContent = state === 'calling' || state === 'ringing' ? 'Cancel' : 'Hang up';
+  el.invite.hidden = !(state === 'in-call' && call.acceptsViewers);
+  if (state !== 'in-call') el.invitePanel.hidden = true;
+  el.hangup.textContent = watching ? 'Stop watching'
+    : state === 'calling' || state === 'ringing' ? 'Cancel' : 'Hang up';
 
   if (incoming) {
     tones.play('ring');
@@ -551,12 +560,78 @@ function returnToIdle() {
   clearTimeout(app.timers.outcome);
   if (app.call && !app.call.finished) return;
   app.call = null;
+  if (app.watching) leaveWatchMode();
   el.callPanel.hidden = true;
   el.incomingPanel.hidden = true;
   setCallState('idle');
   document.title = 'Intercom';
   setStatus(app.signedIn ? `Online as ${app.me.title}. Waiting for calls.` : 'Not signed in.');
   updateCallButtons();
+}
+
+// ── viewers: inviting one, and being one ──
+
+async function inviteViewer() {
+  const call = app.call;
+  if (!call || call.state !== 'in-call') return;
+  el.invite.disabled = true;
+  try {
+    const { url, expiresAt } = await call.inviteLink(location.href);
+    if (app.call !== call || call.finished) return;
+    el.inviteLink.value = url;
+    el.invitePanel.hidden = false;
+    const until = Number.isFinite(expiresAt) ? ` Valid until ${new Date(expiresAt).toLocaleTimeString()}` : ' Valid';
+    el.inviteHint.textContent = `${until} or until the call ends. The viewer sees ${call.remote.title}'s video; `
+      + 'they never see or hear you.';
+    el.inviteLink.select();
+    log(`viewer invitation made for session ${call.sessionID}`);
+  } catch (e) {
+    showError(`Could not invite a viewer: ${e.message || e}`, 'invite');
+  } finally {
+    el.invite.disabled = false;
+  }
+}
+
+async function copyInvitation() {
+  el.inviteLink.select();
+  try {
+    await navigator.clipboard.writeText(el.inviteLink.value);
+    setStatus('The viewing link is copied.');
+  } catch {
+    setStatus('Copy the selected link (the browser does not allow this page to use the clipboard).');
+  }
+}
+
+/** Opened from a viewing link: show only that call, view-only, without signing in. */
+function startWatching(invitation) {
+  clearError('watch-link');
+  app.watching = true;
+  document.body.dataset.watching = 'true';
+  el.signinPanel.hidden = true;
+  el.devicesPanel.hidden = true;
+  const me = { userID: null, title: storeGet(STORE.name) || 'Viewer' };
+  const call = new Call({ parse, me, direction: 'watch', remote: { title: invitation.title, capabilities: [] },
+                          ui: callUI, log });
+  showCall(call);
+  call.startWatching(invitation.signalURL, invitation.token);
+}
+
+function leaveWatchMode() {
+  app.watching = false;
+  delete document.body.dataset.watching;
+  history.replaceState(null, '', location.pathname + location.search);
+  el.signinPanel.hidden = false;
+  el.devicesPanel.hidden = !app.signedIn;
+}
+
+/** The viewing link in the address bar, if any; a damaged one is reported and ignored. */
+function invitationInAddress() {
+  try {
+    return decodeWatchLink(location.hash);
+  } catch (e) {
+    showError(e.message, 'watch-link');
+    return null;
+  }
 }
 
 // ── wiring ──
@@ -592,6 +667,14 @@ function wire() {
   el.decline.addEventListener('click', () => { tones.stop(); app.call?.decline(); });
   el.hangup.addEventListener('click', () => app.call?.hangup());
   el.dismiss.addEventListener('click', returnToIdle);
+  el.invite.addEventListener('click', inviteViewer);
+  el.inviteCopy.addEventListener('click', copyInvitation);
+  window.addEventListener('hashchange', () => {
+    const invitation = invitationInAddress();
+    if (!invitation) return;
+    if (app.call && !app.call.finished) { showError('Finish the current call before watching another one.'); return; }
+    startWatching(invitation);
+  });
   el.mute.addEventListener('click', () => {
     const call = app.call;
     if (!call) return;
@@ -659,6 +742,11 @@ function start() {
     setStatus('Note: this page is not on HTTPS, so the camera, microphone and location may be unavailable.');
   } else {
     setStatus('Enter your name and location, then sign in.');
+  }
+  const invitation = invitationInAddress();
+  if (invitation) {
+    startWatching(invitation);
+    return;
   }
   if (storeGet(STORE.signedIn) === '1' && el.name.value && el.lat.value && el.lon.value) {
     el.form.requestSubmit ? el.form.requestSubmit() : el.signin.click();

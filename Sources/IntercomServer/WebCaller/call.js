@@ -8,6 +8,33 @@ export const TERMINAL_STATES = new Set(['busy', 'declined', 'no-answer', 'ended'
 const DEFAULT_RING_MS = 60000;
 const CONNECT_TIMEOUT_MS = 30000;
 const DISCONNECTED_GRACE_MS = 15000;
+const WATCH_OFFER_TIMEOUT_MS = 20000; // a viewer waits this long for the device's offer
+
+/** `{signalURL, token, title}` ⇄ the base64url text after `#watch=` in an invitation link. */
+export function encodeWatchLink({ signalURL, token, title }) {
+  const bytes = new TextEncoder().encode(JSON.stringify({ u: signalURL, t: token, n: title }));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The invitation in `hash` (`#watch=…`), or null when there is none; throws on a damaged one. */
+export function decodeWatchLink(hash) {
+  const match = /^#watch=([A-Za-z0-9_-]+)$/.exec(hash || '');
+  if (!match) {
+    if ((hash || '').startsWith('#watch=')) throw new Error('This viewing link is damaged (it was cut off or altered).');
+    return null;
+  }
+  let value;
+  try {
+    const text = atob(match[1].replace(/-/g, '+').replace(/_/g, '/'));
+    value = JSON.parse(new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0))));
+  } catch {
+    throw new Error('This viewing link is damaged (it was cut off or altered).');
+  }
+  if (!value || typeof value.u !== 'string' || typeof value.t !== 'string' || !value.u || !value.t) {
+    throw new Error('This viewing link is incomplete.');
+  }
+  return { signalURL: value.u, token: value.t, title: typeof value.n === 'string' && value.n ? value.n : 'the call' };
+}
 
 function describeMediaError(e) {
   switch (e && e.name) {
@@ -69,7 +96,7 @@ export class Call {
   /**
    * @param opts.parse     ParseClient (signed in)
    * @param opts.me        {userID, title}
-   * @param opts.direction 'outgoing' | 'incoming'
+   * @param opts.direction 'outgoing' | 'incoming' | 'watch' (a view-only viewer of someone else's call)
    * @param opts.remote    {userID, title, capabilities}
    * @param opts.row       the ActiveSessions row (incoming calls)
    * @param opts.ui        {onState(call, state, message), onLocalStream(stream), onRemoteStream(stream), onNotice(text)}
@@ -88,6 +115,7 @@ export class Call {
     this.answered = false; // an offer was sent or received
     this.reachedInCall = false;
     this.rowId = null;
+    this.sessionID = row ? row.sessionID || null : null; // for viewer invitations
     this.signal = null;
     this.pc = null;
     this.remotePeerId = null;
@@ -107,6 +135,12 @@ export class Call {
 
   get hasDoor() {
     return Array.isArray(this.remote.capabilities) && this.remote.capabilities.includes('door');
+  }
+
+  /** The other side streams this call to view-only watchers too (an intercom device advertises `viewers`). */
+  get acceptsViewers() {
+    return this.direction !== 'watch' && !!this.sessionID && Array.isArray(this.remote.capabilities)
+      && this.remote.capabilities.includes('viewers');
   }
 
   setState(state, message) {
@@ -144,6 +178,7 @@ export class Call {
     }
     this.timings.rowCreated = performance.now();
     this.rowId = row.objectId || null;
+    this.sessionID = row.sessionID || null;
     if (this.finished) { this.deleteRow(); return; }
     if (!row.signalURL || !row.subscriberToken) {
       this.fail('The server created the call but returned no signaling URL or token.', false);
@@ -191,6 +226,34 @@ export class Call {
     if (this.remotePeerId) this.finish('ended', `Missed call from ${this.remote.title} (busy).`);
   }
 
+  // ── watching (view only) ──
+
+  /**
+   * Joins someone else's call with a view-only token from an invitation link: the device sends this page its
+   * own offer (video only) and this page answers it without a camera or microphone.
+   */
+  async startWatching(signalURL, token) {
+    this.setState('connecting', `Joining ${this.remote.title}…`);
+    this.setTimer('offer', WATCH_OFFER_TIMEOUT_MS, () => {
+      if (!this.pc) this.fail(`${this.remote.title} did not send its video (the call may have ended).`);
+    });
+    await this.join(signalURL, token);
+  }
+
+  /**
+   * A link that lets someone else watch this call (video only) until the view-only token expires or the call
+   * ends. The token travels in the fragment, which browsers never send to a server.
+   */
+  async inviteLink(pageURL) {
+    if (!this.sessionID) throw new Error('This call has no session to invite a viewer to.');
+    const minted = await this.parse.callFunction('viewerToken', { sessionID: this.sessionID });
+    if (!minted || !minted.token || !minted.signalURL) {
+      throw new Error('The server answered without a viewer token or signaling URL.');
+    }
+    const link = encodeWatchLink({ signalURL: minted.signalURL, token: minted.token, title: this.remote.title });
+    return { url: `${pageURL.split('#')[0]}#watch=${link}`, expiresAt: parseDate(minted.expiresAt) };
+  }
+
   async accept() {
     if (this.finished || this.state !== 'incoming') return;
     this.clearTimer('ring');
@@ -225,6 +288,11 @@ export class Call {
   hangup() {
     if (this.finished) return;
     if (this.direction === 'incoming' && this.state === 'incoming') { this.decline(); return; }
+    if (this.direction === 'watch') {
+      this.sendRemote({ type: 'bye', reason: 'hangup' });
+      this.finish('ended', 'You stopped watching.');
+      return;
+    }
     const wasInCall = this.reachedInCall;
     this.sendRemote({ type: 'bye', reason: 'hangup' });
     this.finish('ended', wasInCall ? 'Call ended.' : 'Call cancelled.');
@@ -279,6 +347,8 @@ export class Call {
   }
 
   considerPeer(peer) {
+    // A viewer talks only to the device that offers it video: that peer becomes the remote on its first signal.
+    if (this.direction === 'watch') return;
     if (!peer || this.remotePeerId || peer.role === 'subscriber') return;
     this.setRemotePeer(peer.peerId);
   }
@@ -308,7 +378,7 @@ export class Call {
         }
         break;
       case 'offer':
-        if (this.direction === 'outgoing') this.handleOffer(data.sdp);
+        if (this.direction === 'outgoing' || this.direction === 'watch') this.handleOffer(data.sdp);
         break;
       case 'answer':
         if (this.direction === 'incoming' && this.pc) {
@@ -335,6 +405,7 @@ export class Call {
     if (this.pc) { this.log('second offer ignored'); return; }
     this.timings.offerReceived = performance.now();
     this.clearTimer('ring');
+    this.clearTimer('offer');
     this.answered = true;
     this.setState('connecting', `Connecting to ${this.remote.title}…`);
     try {
@@ -422,6 +493,11 @@ export class Call {
 
   onBye(reason) {
     const who = this.remote.title;
+    if (this.direction === 'watch') {
+      if (reason === 'busy') this.finish('busy', `${who} already has as many viewers as it takes.`);
+      else this.finish('ended', `The call with ${who} ended.`);
+      return;
+    }
     if (this.direction === 'outgoing' && !this.answered) {
       switch (reason) {
         case 'busy': this.finish('busy', `${who} is busy.`); return;

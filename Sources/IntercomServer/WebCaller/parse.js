@@ -106,6 +106,12 @@ export class ParseClient {
   destroy(className, objectId, { keepalive = false } = {}) {
     return this.request('DELETE', `/classes/${className}/${encodeURIComponent(objectId)}`, undefined, { keepalive });
   }
+
+  /** `POST /functions/<name>` (a Cloud function); resolves with its `result`. */
+  async callFunction(name, parameters) {
+    const json = await this.request('POST', `/functions/${encodeURIComponent(name)}`, parameters);
+    return json.result;
+  }
 }
 
 export function geoPoint(latitude, longitude) {

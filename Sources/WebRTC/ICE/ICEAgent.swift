@@ -24,6 +24,7 @@ public final class ICEAgent: Sendable {
     private let core: NiceAgentCore
     private let closeRequested = Atomic<Bool>(false)
     private let closed = CompletionSignal()
+    private let outbox: DatagramOutbox
 
     /// Creates the agent, its stream and its GLib thread. Nothing is gathered before `startGathering()`.
     public init(configuration: ICEAgentConfiguration) async throws(ICEError) {
@@ -34,6 +35,7 @@ public final class ICEAgent: Sendable {
         let core = NiceAgentCore(loop: loop, events: eventInput, datagrams: datagramInput)
         self.loop = loop
         self.core = core
+        outbox = DatagramOutbox(limit: configuration.sendQueueLimit)
         self.events = events
         self.datagrams = datagrams
         // From here a throw runs deinit, which closes the half-built agent and lets the thread end.
@@ -95,6 +97,52 @@ public final class ICEAgent: Sendable {
     public func send(_ datagram: [UInt8]) async throws(ICEError) {
         let core = self.core
         try await loop.perform { core.send(datagram) }.get()
+    }
+
+    /// Queues `datagram` for `nice_agent_send` on the selected pair and returns at once. Queued datagrams
+    /// leave in order, in one GLib job per burst (`DatagramOutbox`). One that libnice refuses (no pair
+    /// selected yet) is sent again every 10 ms for up to 200 ms when `retryIfUnsent` (a DTLS flight, which
+    /// would otherwise wait out the peer's 1 s retransmission timer), and is otherwise counted in
+    /// `unsentDatagrams`: media is never held back.
+    public func enqueue(_ datagram: [UInt8], retryIfUnsent: Bool = false) {
+        guard outbox.append(DatagramOutbox.Entry(bytes: datagram, retryIfUnsent: retryIfUnsent)) else { return }
+        let core = self.core
+        let outbox = self.outbox
+        loop.submit { [weak self] in Self.drain(outbox, through: core, retryingOn: self) }
+    }
+
+    /// Waits until every datagram queued so far has been handed to libnice (before `close()`, so that a
+    /// DTLS close_notify still leaves).
+    public func flush() async {
+        let core = self.core
+        let outbox = self.outbox
+        _ = await loop.perform { [weak self] () -> Result<Void, ICEError> in
+            Self.drain(outbox, through: core, retryingOn: self)
+            return .success(())
+        }
+    }
+
+    /// Datagrams that never left: dropped from a full queue, refused by libnice, or retried in vain.
+    public var unsentDatagrams: UInt64 { outbox.unsent }
+
+    /// On the GLib thread: sends everything queued.
+    private static func drain(_ outbox: DatagramOutbox, through core: NiceAgentCore, retryingOn agent: ICEAgent?) {
+        for entry in outbox.take() {
+            guard case .failure = core.send(entry.bytes) else { continue }
+            if entry.retryIfUnsent, let agent {
+                Task { await agent.retry(entry.bytes) }
+            } else {
+                outbox.countUnsent()
+            }
+        }
+    }
+
+    private func retry(_ datagram: [UInt8]) async {
+        for _ in 0..<20 {
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+            if (try? await send(datagram)) != nil { return }
+        }
+        outbox.countUnsent()
     }
 
     /// `nice_agent_restart` (RFC 8445 §9): new local credentials, remote candidates forgotten, checks

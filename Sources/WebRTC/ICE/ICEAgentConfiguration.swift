@@ -9,18 +9,22 @@ public struct ICEAgentConfiguration: Sendable, Equatable {
     public var localAddresses: [String]
     /// Received datagrams kept for a slow reader of `ICEAgent.datagrams`; the oldest are dropped beyond it.
     public var receiveQueueLimit: Int
+    /// Datagrams queued by `ICEAgent.enqueue` and not yet handed to libnice; the oldest are dropped beyond it.
+    public var sendQueueLimit: Int
 
     public init(
         controlling: Bool,
         stunServer: STUNServer? = nil,
         turnServer: TURNServer? = nil,
         localAddresses: [String] = [],
-        receiveQueueLimit: Int = 4096
+        receiveQueueLimit: Int = 4096,
+        sendQueueLimit: Int = 4096
     ) {
         self.controlling = controlling
         self.stunServer = stunServer
         self.turnServer = turnServer
         self.localAddresses = localAddresses
         self.receiveQueueLimit = receiveQueueLimit
+        self.sendQueueLimit = sendQueueLimit
     }
 }

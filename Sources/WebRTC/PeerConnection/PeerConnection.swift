@@ -1,5 +1,4 @@
 import IntercomPlatform
-import Synchronization
 import WebRTCCore
 
 /// One WebRTC peer connection to one remote peer (SYSTEM.md §5): ICE on libnice, DTLS-SRTP on OpenSSL and
@@ -13,8 +12,8 @@ import WebRTCCore
 ///
 /// Threads: the actor runs on the cooperative pool but never blocks it. libnice runs on its own GLib
 /// thread (`ICEAgent`), encoders on theirs; OpenSSL and libsrtp calls here are short CPU work on
-/// in-memory buffers. Outgoing datagrams go through one FIFO stream drained by one task, so packets
-/// leave in the order they were protected.
+/// in-memory buffers. Outgoing datagrams are queued on the ICE agent (`ICEAgent.enqueue`), which hands
+/// them to libnice in order, in bursts, so packets leave in the order they were protected.
 public actor PeerConnection {
     public nonisolated let role: NegotiationRole
     /// Candidates, state changes, keyframe requests, reports. One consumer; finishes on `close()`.
@@ -29,9 +28,6 @@ public actor PeerConnection {
     let ice: ICEAgent
     let certificate: DTLSCertificate
     let configuration: PeerConnectionConfiguration
-    let outboundQueue: AsyncStream<[UInt8]>
-    let outbound: AsyncStream<[UInt8]>.Continuation
-    let sendFailures = SendFailureCounter()
 
     var local: SDPLocalEndpoint
     var localDescription: SessionDescription?
@@ -66,7 +62,6 @@ public actor PeerConnection {
     var nextReport = Duration.zero
     var stats = PeerConnectionStatistics()
     var tasks: [Task<Void, Never>] = []
-    var senderTask: Task<Void, Never>?
     var isClosed = false
 
     /// Creates the ICE agent (controlling when offering) and fresh random SSRCs; nothing is sent or
@@ -100,14 +95,13 @@ public actor PeerConnection {
         pictureLossRequests = KeyframeRequestLimiter(minimumInterval: configuration.keyframeRequestInterval)
         (events, eventSink) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         (receivedMedia, mediaSink) = AsyncStream.makeStream(of: ReceivedMedia.self, bufferingPolicy: .bufferingNewest(512))
-        (outboundQueue, outbound) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(4096))
     }
 
     /// The current counters.
     public var statistics: PeerConnectionStatistics {
         var snapshot = stats
         snapshot.state = state
-        snapshot.sendErrors = sendFailures.value
+        snapshot.sendErrors = stats.sendErrors + ice.unsentDatagrams
         snapshot.videoPacketsSent = UInt64(video?.counters.packetCount ?? 0)
         snapshot.videoFramesSent = video?.framesSent ?? 0
         snapshot.audioPacketsSent = UInt64(audio?.counters.packetCount ?? 0)
@@ -119,34 +113,10 @@ public actor PeerConnection {
     /// The monotonic clock every sans-IO part gets its `now` from.
     nonisolated func now() -> Duration { MonotonicClock.now() }
 
-    /// Sends `datagram` again every 10 ms, 20 times at most; true once it went out.
-    private static func retry(_ datagram: [UInt8], on ice: ICEAgent) async -> Bool {
-        for _ in 0..<20 {
-            do { try await Task.sleep(for: .milliseconds(10)) } catch { return false }
-            if (try? await ice.send(datagram)) != nil { return true }
-        }
-        return false
-    }
-
-    /// Starts the ICE event pump, the datagram pump, the FIFO sender and the 20 ms timer. Idempotent.
+    /// Starts the ICE event pump, the datagram pump and the 20 ms timer. Idempotent.
     func startTasks() {
         guard tasks.isEmpty, !isClosed else { return }
         let ice = self.ice
-        let queue = outboundQueue
-        let failures = sendFailures
-        senderTask = Task.detached {
-            for await datagram in queue {
-                do { try await ice.send(datagram) } catch {
-                    // A DTLS flight can be ready a moment before our side of ICE has selected the pair the
-                    // peer already uses (its ClientHello arrives first): retry it for up to 200 ms instead of
-                    // making the peer wait out its 1 s retransmission timer. Media is never held back.
-                    guard case .dtls = DatagramClass(classifying: datagram), await Self.retry(datagram, on: ice) else {
-                        failures.increment()
-                        continue
-                    }
-                }
-            }
-        }
         tasks.append(Task {
             for await event in ice.events { self.handle(event) }
         })
@@ -192,8 +162,7 @@ public actor PeerConnection {
             dtls.close()
             while let datagram = dtls.pollTransmit() { transmit(datagram) }
         }
-        outbound.finish()
-        await senderTask?.value
+        await ice.flush()
         for task in tasks { task.cancel() }
         await ice.close()
         srtp = nil
@@ -208,7 +177,8 @@ public actor PeerConnection {
 
     func transmit(_ datagram: [UInt8]) {
         stats.bytesSent += UInt64(datagram.count)
-        outbound.yield(datagram)
+        let isDTLS = if case .dtls = DatagramClass(classifying: datagram) { true } else { false }
+        ice.enqueue(datagram, retryIfUnsent: isDTLS)
     }
 
     func fail(_ error: PeerConnectionError) {
@@ -233,11 +203,4 @@ public actor PeerConnection {
             pendingKeyframeReason = reason
         }
     }
-}
-
-/// Datagrams ICE refused to send, counted from the sender task.
-final class SendFailureCounter: Sendable {
-    private let count = Atomic<UInt64>(0)
-    func increment() { count.add(1, ordering: .relaxed) }
-    var value: UInt64 { count.load(ordering: .relaxed) }
 }

@@ -24,7 +24,7 @@ public struct PeerConnectionStatistics: Sendable, Equatable {
     public var bytesReceived: UInt64 = 0
     /// SRTP/SRTCP packets that failed to unprotect or parse.
     public var inboundErrors: UInt64 = 0
-    /// Datagrams ICE refused to send.
+    /// Datagrams that never left: RTCP we could not build or protect, and ones ICE dropped or refused.
     public var sendErrors: UInt64 = 0
     /// The latest reception reports about our streams.
     public var lastVideoReport: ReportBlock?
