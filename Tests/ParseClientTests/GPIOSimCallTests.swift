@@ -48,15 +48,7 @@ extension GPIOSimTests {
         /// The device's configuration: answered by button, door opening allowed, every control wired. The
         /// door pulse is long so that the relay is still energized when the agent shuts down.
         static func configuration(serverURL: String) throws -> IntercomConfiguration {
-            let text = """
-                [identity]
-                title = "Gate 3"
-                latitude = 52.52
-                longitude = 13.405
-
-                [backend]
-                server_url = "\(serverURL)"
-
+            try TestDeviceConfiguration.load(serverURL: serverURL, """
                 [call]
                 answer = "button"
                 allow_door_open = true
@@ -75,13 +67,7 @@ extension GPIOSimTests {
                 line = "\(Line.door.name)"
                 pulse = "25s"
 
-                """
-            let result = ConfigLoader(environment: [:], checksSecretFiles: false)
-                .load([ConfigSource(name: "intercom.toml", text: text)])
-            guard let configuration = result.configuration else {
-                throw TestFailure("the test's configuration is invalid: \(result.problems)")
-            }
-            return configuration
+                """)
         }
 
         /// Everything the caller heard in the room, in order.

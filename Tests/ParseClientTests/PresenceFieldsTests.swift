@@ -5,23 +5,7 @@ import Testing
 /// What a configured device advertises in its `ActiveUsers` row (SYSTEM.md §2).
 struct PresenceFieldsTests {
     static func configuration(_ extra: String) throws -> IntercomConfiguration {
-        let text = """
-            [identity]
-            title = "Gate 3"
-            latitude = 52.52
-            longitude = 13.405
-
-            [backend]
-            server_url = "http://127.0.0.1:1"
-
-            \(extra)
-            """
-        let result = ConfigLoader(environment: [:], checksSecretFiles: false)
-            .load([ConfigSource(name: "intercom.toml", text: text)])
-        guard let configuration = result.configuration else {
-            throw TestFailure("the test's configuration is invalid: \(result.problems)")
-        }
-        return configuration
+        try TestDeviceConfiguration.load(serverURL: "http://127.0.0.1:1", extra)
     }
 
     @Test func aDeviceAdvertisesViewersAndTheDoorOnlyWhenItHasOneItMayOpen() throws {

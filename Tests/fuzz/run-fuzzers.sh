@@ -4,7 +4,7 @@
 # a fuzzer finds a crash, leak, timeout or OOM, or a reproducer fails again (reliability-test-matrix §(c)).
 #
 # Usage: Tests/fuzz/run-fuzzers.sh [Target ...]     (default: every target below)
-# Env:   FUZZ_SECONDS      budget per target in seconds (default 20)
+# Env:   FUZZ_SECONDS      budget per target in seconds (default 15)
 #        FUZZ_ARTIFACTS    where failing inputs are kept (default FuzzTesting/.build/fuzz-artifacts)
 #        FUZZ_SKIP_BUILD=1 reuse the binaries of an earlier build
 # The repo is never written to outside FuzzTesting/.build: each run fuzzes a temporary copy of the seeds.
@@ -16,7 +16,7 @@ readonly REPO_ROOT
 readonly FUZZ_DIR="$REPO_ROOT/FuzzTesting"
 readonly SCRATCH="$FUZZ_DIR/.build"
 readonly BIN_DIR="$SCRATCH/debug"
-readonly SECONDS_PER_TARGET="${FUZZ_SECONDS:-20}"
+readonly SECONDS_PER_TARGET="${FUZZ_SECONDS:-15}"
 readonly ARTIFACTS="${FUZZ_ARTIFACTS:-$SCRATCH/fuzz-artifacts}"
 # Per input: 2 s is a hang, 512 MB an OOM; 64 KiB is the SDP parser's own input limit.
 readonly LIBFUZZER_LIMITS=(-rss_limit_mb=512 -timeout=2 -max_len=65536)

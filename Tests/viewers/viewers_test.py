@@ -27,7 +27,7 @@ shared machine from deciding the result.
 
 Prints PASS/FAIL lines, BENCH lines and `N passed, M failed`; exits non-zero on any failure.
 Usage: viewers_test.py [--server BIN] [--intercomd BIN]
-Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, VIEWERS_MEASURE_SECONDS (15), VIEWERS_KEEP=1 keeps the
+Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, VIEWERS_MEASURE_SECONDS (12), VIEWERS_KEEP=1 keeps the
   temporary directory (process logs, chromedriver log).
 """
 
@@ -50,7 +50,7 @@ from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, 
                    start_intercom_server, write_agent_config)
 from webdriver import PLAIN_IP_CANDIDATES, Browser, Checks, ChromeDriver, free_port, log, missing_browser, wait_for  # noqa: E402,E501
 
-MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "15"))
+MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "12"))
 STEADY_INTERVALS = 4        # one-second samples of the video rate that must agree before a CPU window
 STEADY_SPREAD = 0.10        # … within 10 % of each other
 STEADY_TIMEOUT = 40.0
