@@ -6,11 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "FAIL prerequisites — python3 is not installed" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+. "$here/../support/require-python3.sh"
 server=${1:-${INTERCOM_SERVER_BIN:-$repo/.build/debug/intercom-server}}
 case $server in /*) ;; *) server=$(pwd)/$server ;; esac
 exec python3 "$here/web_caller_test.py" "$server"

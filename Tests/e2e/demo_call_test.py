@@ -56,7 +56,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
-from calls import LoggedProcess, percentile  # noqa: E402
+from calls import LoggedProcess, percentile, scrape_metrics  # noqa: E402
 
 APP_ID = "intercom"
 DEVICE_TITLE = "Intercom demo"
@@ -148,21 +148,6 @@ def haversine_km(a, b):
     return 2 * 6371 * math.asin(min(1, math.sqrt(h)))
 
 
-def scrape(url):
-    """Prometheus text → {"name{labels}": value}; (status, body) for anything that is not a 200."""
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            body = response.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-    samples = {}
-    for line in body.splitlines():
-        if line and not line.startswith("#"):
-            name, _, value = line.rpartition(" ")
-            samples[name] = float(value)
-    return 200, samples
-
-
 class Demo(LoggedProcess):
     """`intercomd demo` with its stdout (the banner) and stderr (the log) collected line by line, its keyboard
     buttons on stdin, and its metrics port."""
@@ -182,7 +167,7 @@ class Demo(LoggedProcess):
         self.process.stdin.flush()
 
     def metrics(self):
-        return scrape(self.metrics_url + "/metrics")
+        return scrape_metrics(self.metrics_url + "/metrics")
 
     def health(self):
         try:

@@ -7,11 +7,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "FAIL prerequisites — python3 is not installed" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+. "$here/../support/require-python3.sh"
 intercomd=${1:-${INTERCOMD_BIN:-$repo/.build/debug/intercomd}}
 case $intercomd in /*) ;; *) intercomd=$(pwd)/$intercomd ;; esac
 exec python3 "$here/demo_call_test.py" "$intercomd"

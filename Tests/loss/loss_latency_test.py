@@ -18,10 +18,8 @@ Prints PASS/FAIL lines, BENCH lines with the command, and `N passed, M failed`. 
 Environment: LOSS_SECONDS (default 120), LOSS_PERCENT (default 10), LOSS_KEEP=1 keeps the logs.
 """
 
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +31,7 @@ sys.dont_write_bytecode = True
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
 from calls import OUTCOME, LoggedProcess, call_button, percentile, wait_callable  # noqa: E402
+from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
 
 LOSS_SECONDS = int(os.environ.get("LOSS_SECONDS", "120"))
 LOSS_PERCENT = int(os.environ.get("LOSS_PERCENT", "10"))
@@ -91,38 +90,13 @@ G2G_READER = r"""
 STATS_AT = "window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))"
 
 
-def nft(*args):
-    result = subprocess.run(["nft", *args], capture_output=True, text=True)
-    return result.returncode == 0, (result.stderr or result.stdout).strip()
-
-
 def start_loss(percent):
     """Drops `percent` % of the UDP datagrams that arrive on lo (input hook: the sender sees no error)."""
-    nft("delete", "table", "inet", TABLE)
-    steps = [("add", "table", "inet", TABLE),
-             ("add", "chain", "inet", TABLE, "input", "{ type filter hook input priority 0; }"),
-             ("add", "rule", "inet", TABLE, "input", "iifname", "lo", "meta", "l4proto", "udp",
-              "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop")]
-    for step in steps:
-        ok, detail = nft(*step)
-        if not ok:
-            return False, f"nft {' '.join(step)}: {detail}"
-    return True, ""
-
-
-def dropped():
-    ok, text = nft("-j", "list", "table", "inet", TABLE)
-    if not ok:
-        return None
-    for item in json.loads(text).get("nftables", []):
-        for expr in (item.get("rule") or {}).get("expr", []):
-            if "counter" in expr:
-                return expr["counter"].get("packets")
-    return None
-
-
-def stop_loss():
-    nft("delete", "table", "inet", TABLE)
+    return replace_table(TABLE, [
+        ("add", "table", "inet", TABLE),
+        ("add", "chain", "inet", TABLE, "input", "{ type filter hook input priority 0; }"),
+        ("add", "rule", "inet", TABLE, "input", "iifname", "lo", "meta", "l4proto", "udp",
+         "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop")])
 
 
 def latency_figures(samples):
@@ -181,7 +155,7 @@ class Run:
         except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure, never a skip
             self.check("loss harness", False, f"{type(e).__name__}: {e}")
         finally:
-            stop_loss()
+            delete_table(TABLE)
             if self.browser:
                 self.browser.quit()
             if self.driver:
@@ -242,8 +216,8 @@ class Run:
             return
         started = time.monotonic()
         start, end, windows, states, lossy = self.measure(LOSS_SECONDS, f"{LOSS_PERCENT} % loss")
-        lost = dropped()
-        stop_loss()
+        lost = dropped_packets(TABLE)
+        delete_table(TABLE)
         seconds = time.monotonic() - started
         self.check(f"[loss] the call stays up for {LOSS_SECONDS} s under {LOSS_PERCENT} % loss",
                    states == {"in-call"} and b.state() == "in-call",

@@ -30,6 +30,8 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.error
+import urllib.request
 
 from webdriver import log, wait_for
 
@@ -242,3 +244,18 @@ def keep_or_remove(workdir, keep_variable, failed):
         log(f"  logs kept in {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def scrape_metrics(url):
+    """Prometheus text → {"name{labels}": value}; (status, body) for anything that is not a 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            body = response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+    samples = {}
+    for line in body.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return 200, samples

@@ -6,11 +6,7 @@
 # Binaries: the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, else .build/debug/{intercom-server,intercomd}.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "FAIL prerequisites — python3 is not installed" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+. "$here/../support/require-python3.sh"
 # The test removes its nftables table itself; this catches a test killed on the way.
 trap 'nft delete table inet intercom_turn_test 2>/dev/null || true; rmdir /sys/fs/cgroup/intercom-turn-test-* /sys/fs/cgroup/unified/intercom-turn-test-* 2>/dev/null || true' EXIT INT TERM
 python3 "$here/turn_test.py" "$@"

@@ -51,6 +51,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
                    keep_or_remove, start_intercom_server, wait_callable, write_agent_config)
+from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
                        free_port, log, missing_browser, wait_for)
 
@@ -107,11 +108,6 @@ PAIR_STATS = r"""
   return out;
 })()
 """
-
-
-def nft(*args):
-    result = subprocess.run(["nft", *args], capture_output=True, text=True)
-    return result.returncode == 0, (result.stderr or result.stdout).strip()
 
 
 def cgroup2_mount():
@@ -291,28 +287,16 @@ verbose
 
     def block(self):
         """Drops UDP delivered to the peers' sockets unless it comes from coturn's listening port or relay range."""
-        nft("delete", "table", "inet", TABLE)
-        steps = [("add", "table", "inet", TABLE),
-                 ("add", "chain", "inet", TABLE, "input", "{ type filter hook input priority 0; policy accept; }"),
-                 ("add", "rule", "inet", TABLE, "input", "meta", "l4proto", "udp",
-                  "socket", "cgroupv2", "level", "1", f'"{self.cgroup_rel}"',
-                  "udp", "sport", "!=", f"{{ {self.turn_port}, {self.relay[0]}-{self.relay[1]} }}", "counter", "drop")]
-        for step in steps:
-            ok, detail = nft(*step)
-            if not ok:
-                return False, f"nft {' '.join(step)}: {detail}"
+        ok, detail = replace_table(TABLE, [
+            ("add", "table", "inet", TABLE),
+            ("add", "chain", "inet", TABLE, "input", "{ type filter hook input priority 0; policy accept; }"),
+            ("add", "rule", "inet", TABLE, "input", "meta", "l4proto", "udp",
+             "socket", "cgroupv2", "level", "1", f'"{self.cgroup_rel}"',
+             "udp", "sport", "!=", f"{{ {self.turn_port}, {self.relay[0]}-{self.relay[1]} }}", "counter", "drop")])
+        if not ok:
+            return False, detail
         return True, f"table inet {TABLE}: UDP to cgroup {self.cgroup_rel} dropped unless from port {self.turn_port} " \
                      f"or {self.relay[0]}-{self.relay[1]}"
-
-    def dropped(self):
-        ok, text = nft("-j", "list", "table", "inet", TABLE)
-        if not ok:
-            return None
-        for item in json.loads(text).get("nftables", []):
-            for expr in (item.get("rule") or {}).get("expr", []):
-                if "counter" in expr:
-                    return expr["counter"].get("packets")
-        return None
 
     def start_server(self, label, turn_secret=None):
         env = {k: v for k, v in os.environ.items() if not k.startswith("INTERCOM_")}
@@ -368,13 +352,13 @@ verbose
         if not device_id or not self.open_page("no TURN", base, device_id):
             return False
         b = self.browser
-        before = self.dropped() or 0
+        before = dropped_packets(TABLE) or 0
         since = agent.mark()
         b.click(call_button(device_id))
         connected = wait_for(lambda: (b.stats() or {}).get("framesDecoded", 0) > 0, BLOCKED_SECONDS)
         stats = b.stats() or {}
         pairs = self.pair_stats()
-        dropped = (self.dropped() or 0) - before
+        dropped = (dropped_packets(TABLE) or 0) - before
         answered = agent.find(r"call incoming .*|answer", since)
         ended, outcome = self.hang_up(agent, since)
         self.check(f"[no TURN] the block holds: the device answers and candidates are exchanged, but no media path "
@@ -399,7 +383,7 @@ verbose
         if not page_user:
             return
         b = self.browser
-        before = self.dropped() or 0
+        before = dropped_packets(TABLE) or 0
         turn_since = len(self.turn_lines())
         since = agent.mark()
         b.click(call_button(device_id))
@@ -443,7 +427,7 @@ verbose
                    "relay" in (pairs.get("remote") or []),
                    f"the device's candidates in Chromium: {sorted(pairs.get('remote') or [])}; the page's own: "
                    f"{sorted(pairs.get('local') or [])}")
-        dropped = (self.dropped() or 0) - before
+        dropped = (dropped_packets(TABLE) or 0) - before
         lines = self.turn_lines()[turn_since:]
         allocated = set(re.findall(r"new, realm=<[^>]*>, username=<(\d+:\w+)>", "\n".join(lines)))
         device_allocation = next((u for u in allocated if u.endswith(f":{device_id}")), None)
@@ -515,7 +499,7 @@ verbose
         except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure with its reason, never a skip
             self.check("TURN harness", False, f"{type(e).__name__}: {e}")
         finally:
-            nft("delete", "table", "inet", TABLE)
+            delete_table(TABLE)
             if self.checks.failed and self.browser:
                 log("---- page log ----")
                 for line in self.browser.page_log(25):

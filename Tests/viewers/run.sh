@@ -7,9 +7,5 @@
 # Needs python3, /usr/bin/chromium and /usr/bin/chromedriver; a missing one is a failure, never a skip.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "FAIL prerequisites — python3 is not installed" >&2
-    echo "0 passed, 1 failed"
-    exit 1
-fi
+. "$here/../support/require-python3.sh"
 exec python3 "$here/viewers_test.py" "$@"

@@ -34,20 +34,18 @@ Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, VIEWERS_MEASURE_SECONDS (12), VIEWE
 import functools
 import http.server
 import os
-import re
 import shlex
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
-                   start_intercom_server, write_agent_config)
+                   scrape_metrics, start_intercom_server, write_agent_config)
 from webdriver import PLAIN_IP_CANDIDATES, Browser, Checks, ChromeDriver, free_port, log, missing_browser, wait_for  # noqa: E402,E501
 
 MEASURE_SECONDS = float(os.environ.get("VIEWERS_MEASURE_SECONDS", "12"))
@@ -121,11 +119,14 @@ class Run:
                    f"userID {user.group(1)}, pid {self.agent.pid}" if ready and user else " | ".join(self.agent.tail(8)))
         return user.group(1) if ready and user else None
 
+    def metric(self, name):
+        """One sample of the agent's /metrics, or None when it is missing or /metrics does not answer 200."""
+        status, samples = scrape_metrics(self.metrics_url)
+        return samples.get(name) if status == 200 else None
+
     def media_peers(self):
-        with urllib.request.urlopen(self.metrics_url, timeout=5) as response:
-            text = response.read().decode()
-        match = re.search(r"^intercom_media_peers(?:\{[^}]*\})? ([\d.e+]+)", text, re.M)
-        return int(float(match.group(1))) if match else None
+        peers = self.metric("intercom_media_peers")
+        return None if peers is None else int(peers)
 
     # ── the page ──
 
@@ -138,12 +139,10 @@ class Run:
     def encode_seconds(self):
         """The VP8 encoder's CPU time so far (intercom_video_encode_cpu_seconds_total: the encoding thread's CPU
         clock around vpx_codec_encode, which a busy machine does not stretch as it does the wall time)."""
-        with urllib.request.urlopen(self.metrics_url, timeout=5) as response:
-            text = response.read().decode()
-        match = re.search(r"^intercom_video_encode_cpu_seconds_total(?:\{[^}]*\})? ([\d.e+-]+)", text, re.M)
-        if not match:
+        seconds = self.metric("intercom_video_encode_cpu_seconds_total")
+        if seconds is None:
             raise RuntimeError("the agent's /metrics has no intercom_video_encode_cpu_seconds_total")
-        return float(match.group(1))
+        return seconds
 
     def video_rate(self, label, seconds):
         """The bits per second `label` receives over the next `seconds` (its inbound video bytesReceived)."""
