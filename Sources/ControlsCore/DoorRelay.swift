@@ -29,6 +29,13 @@ public struct DoorRelay: Equatable, Sendable {
         return .accepted(endsAt: instant + timing.pulseLength)
     }
 
+    /// The GPIO layer energized the relay at `instant`, which can be a little after the pulse was accepted (its
+    /// thread wakes late on a loaded board): the pulse lasts its full length from the moment the relay closed.
+    public mutating func energized(at instant: MonotonicInstant) {
+        guard let start = lastPulseStart, instant > start, instant < start + timing.pulseLength else { return }
+        lastPulseStart = instant
+    }
+
     /// Whether the relay is energized at `instant` (from a pulse's start, up to but not including its end).
     public func isEnergized(at instant: MonotonicInstant) -> Bool {
         guard let start = lastPulseStart else { return false }

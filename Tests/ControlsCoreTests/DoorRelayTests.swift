@@ -18,6 +18,20 @@ struct DoorRelayTests {
         #expect(relay.pulseEnd(after: ms(4_000)) == nil)
     }
 
+    @Test func aRelayClosedLateStillGetsItsFullPulseAndRest() {
+        var relay = Self.relay
+        _ = relay.requestPulse(at: ms(1_000))
+        relay.energized(at: ms(1_040))
+        #expect(relay.isEnergized(at: ms(4_000)))
+        #expect(relay.pulseEnd(after: ms(2_000)) == ms(4_040))
+        #expect(relay.requestPulse(at: ms(5_000)) == .refused(.resting(availableAt: ms(5_040))))
+        // Only a running pulse moves, and never earlier.
+        relay.energized(at: ms(1_020))
+        #expect(relay.lastPulseStart == ms(1_040))
+        relay.energized(at: ms(9_000))
+        #expect(relay.lastPulseStart == ms(1_040))
+    }
+
     @Test func aRequestDuringAPulseIsRefused() {
         var relay = Self.relay
         _ = relay.requestPulse(at: ms(1_000))

@@ -71,10 +71,19 @@ public final class ControlOutputs: Sendable {
                 let output = panel.output(at: instant)
                 try write(lines.status, output.status.isOn, &written.status)
                 try write(lines.ringing, output.ringing.isOn, &written.ringing)
+                let wasEnergized = written.door == true
                 try write(lines.door, relay.isEnergized(at: instant), &written.door)
+                var relayEnd = relay.pulseEnd(after: instant)
+                if lines.door != nil, written.door == true, !wasEnergized {
+                    let closed = MonotonicInstant(sinceBoot: now())
+                    relayEnd = plan.withLock { plan in
+                        plan.relay.energized(at: closed)
+                        return plan.relay.pulseEnd(after: closed)
+                    }
+                }
                 var wake = instant + Self.pollInterval
                 if let change = output.nextChange { wake = min(wake, change) }
-                if let end = relay.pulseEnd(after: instant) { wake = min(wake, end) }
+                if let end = relayEnd { wake = min(wake, end) }
                 MonotonicClock.sleep(until: max(wake.sinceBoot, instant.sinceBoot + .milliseconds(1)))
             }
         } catch {
