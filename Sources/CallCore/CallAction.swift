@@ -4,7 +4,8 @@
 /// joined; `to: nil` means every peer in the room (or the first to arrive, if the room is still empty when the
 /// join completes). A `leaveSession` after a `sendSignal` is done after that signal is sent.
 public enum CallAction: Equatable, Sendable {
-    /// Delete the `ActiveSessions` row (404 is fine: someone else deleted it).
+    /// Delete our outgoing call's `ActiveSessions` row, which the callee may not have taken yet (404 is
+    /// fine: someone else deleted it). Incoming rows are deleted by the intake as it takes them.
     case deleteCallRow(rowID: String)
     /// Save an `ActiveSessions` row to the target; answer with `outgoingCallCreated`/`outgoingCallFailed`.
     case createOutgoingCall(request: UInt64, target: CallTarget)
@@ -14,7 +15,8 @@ public enum CallAction: Equatable, Sendable {
     case sendSignal(sessionID: String, to: String?, CallSignal)
     /// Close the room's signaling socket.
     case leaveSession(sessionID: String)
-    /// Start the call's media with `peer` (issued at most once per call); report `mediaUp`/`mediaDown`.
+    /// Start the call's media with `peer` (issued at most once per call); report `mediaUp`/`mediaDown`, or
+    /// `mediaFailed` when the media layer knows why it failed.
     case startMedia(sessionID: String, peer: String, MediaPlan)
     /// Stop all media of the room (partner and viewers); report `mediaDown` when done.
     case stopMedia(sessionID: String)

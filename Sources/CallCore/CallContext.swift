@@ -23,6 +23,8 @@ public struct CallContext: Equatable, Sendable {
     public var connectedAt: CallInstant?
     /// Whether `startMedia` was issued (at most once per call).
     public var mediaStarted: Bool
+    /// Why the partner's media last failed, as the media layer reported it (`mediaFailed`).
+    public var mediaFailure: CallFailureReason?
     /// Admitted view-only peers, in admission order.
     public var viewers: [String]
 
@@ -40,6 +42,7 @@ public struct CallContext: Equatable, Sendable {
         answeredAt = nil
         connectedAt = nil
         mediaStarted = false
+        mediaFailure = nil
         viewers = []
     }
 
@@ -63,6 +66,7 @@ public struct CallContext: Equatable, Sendable {
         answeredAt = nil
         connectedAt = nil
         mediaStarted = false
+        mediaFailure = nil
         viewers = []
     }
 
@@ -71,5 +75,18 @@ public struct CallContext: Equatable, Sendable {
     func isPartner(_ peer: String) -> Bool {
         if let partner { return partner == peer }
         return !viewers.contains(peer)
+    }
+
+    /// The outcome of an accepted call that ends by `cause`: `answered` only when the partner's media came
+    /// up; otherwise `failed`, with the media layer's reason, or what the ending says about it.
+    func outcomeAfterAnswer(_ cause: CallEndCause) -> CallOutcome {
+        if connectedAt != nil { return .answered(ended: cause) }
+        let reason: CallFailureReason
+        switch cause {
+        case .mediaTimeout: reason = mediaFailure ?? .mediaTimeout
+        case .sessionError: reason = .signalingLost
+        case .localHangup, .remoteBye, .remoteLeft, .maxDuration, .deviceFault: reason = mediaFailure ?? .endedBeforeMedia
+        }
+        return .failed(reason, ended: cause)
     }
 }

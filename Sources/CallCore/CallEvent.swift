@@ -18,6 +18,8 @@ public enum CallEvent: Equatable, Sendable {
     case mediaUp(sessionID: String)
     /// The media session of this room is down (lost, or stopped after `stopMedia`).
     case mediaDown(sessionID: String)
+    /// The media session of this room failed for a known `reason` (ICE or DTLS); otherwise like `mediaDown`.
+    case mediaFailed(sessionID: String, CallFailureReason)
     /// A timer armed with `armTimer` fired. A timer the machine no longer has armed is ignored.
     case timerFired(CallTimer)
     /// A required device (camera, microphone, speaker …) is missing or failed.

@@ -1,15 +1,34 @@
 /// How a call ended: every call gets exactly one, logged with `logCallOutcome`.
 public enum CallOutcome: Equatable, Sendable {
-    /// The call was accepted (by this device, or by the callee of an outgoing call), then ended.
+    /// The call was accepted (by this device, or by the callee of an outgoing call), the partner's media
+    /// flowed, then the call ended.
     case answered(ended: CallEndCause)
+    /// The call was accepted but the partner's media never flowed: `reason` says why, `ended` what ended it.
+    case failed(CallFailureReason, ended: CallEndCause)
     /// The call was never accepted.
     case unanswered(UnansweredCause)
 
     /// Whether the call was accepted.
     public var wasAnswered: Bool {
-        if case .answered = self { return true }
-        return false
+        switch self {
+        case .answered, .failed: true
+        case .unanswered: false
+        }
     }
+}
+
+/// Why an accepted call never had media from its partner (the `reason` label of a failed call).
+public enum CallFailureReason: String, Equatable, Sendable {
+    /// Nothing connected within `CallPolicy.mediaTimeout`, and the media layer named no cause.
+    case mediaTimeout = "media_timeout"
+    /// ICE found no working candidate pair.
+    case iceFailed = "ice_failed"
+    /// ICE connected but the DTLS handshake failed.
+    case dtlsFailed = "dtls_failed"
+    /// The signaling room failed before media flowed.
+    case signalingLost = "signaling_lost"
+    /// Either side ended the call (hangup, `bye`, leaving, a device fault) before media flowed.
+    case endedBeforeMedia = "ended_before_media"
 }
 
 /// What ended an accepted call.

@@ -14,7 +14,7 @@ extension CallStateMachine {
         case (.hangupPress, .dialing(let context)), (.hangupPress, .ringingRemote(let context)):
             finish(context, .unanswered(.cancelled), bye: .hangup, at: now, into: &actions)
         case (.hangupPress, .connecting(let context)), (.hangupPress, .inCall(let context)):
-            finish(context, .answered(ended: .localHangup), bye: .hangup, at: now, into: &actions)
+            finish(context, context.outcomeAfterAnswer(.localHangup), bye: .hangup, at: now, into: &actions)
         case (.callPress, .idle):
             dial(at: now, into: &actions)
         case (.acceptPress, _), (.hangupPress, _), (.callPress, _):

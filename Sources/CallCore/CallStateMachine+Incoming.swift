@@ -1,6 +1,8 @@
 extension CallStateMachine {
-    /// Triage of a new call row, in this order: duplicate (ignored), expired, not allowed, busy, fault,
-    /// do-not-disturb (the button's, or quiet hours that reject), then ring. The row is deleted in every case but the duplicate.
+    /// Triage of a new call row, in this order: expired, not allowed, busy, fault, do-not-disturb (the
+    /// button's, or quiet hours that reject), then ring. Each row arrives here once: exactly-once delivery
+    /// and deleting the row are the intake's (`CallRowDeduplicator`); expiry is judged here, on the monotonic
+    /// clock the IO layer converted the row's `expiresAt` to.
     ///
     /// The allow-list is checked before busy so a stranger never learns whether the device is in a call.
     /// Do-not-disturb declines with `bye "busy"`: to the caller the device is unavailable, which is true, and
@@ -8,8 +10,6 @@ extension CallStateMachine {
     mutating func receive(
         _ call: IncomingCall, localTime: MinuteOfDay, at now: CallInstant, into actions: inout [CallAction]
     ) {
-        guard seenRows.insert(call.rowID) else { return }
-        actions.append(.deleteCallRow(rowID: call.rowID))
         if let current = state.context, current.sessionID == call.sessionID {
             return  // a second row for the room we are already in: the same call
         }

@@ -3,6 +3,9 @@ extension CallStateMachine {
     mutating func ring(_ call: IncomingCall, mode: AnswerMode, at now: CallInstant, into actions: inout [CallAction]) {
         let context = CallContext(incoming: call, at: now)
         actions.append(.joinSession(sessionID: call.sessionID, role: .publisher))
+        // SYSTEM.md §3: `ringing` as soon as the device is in the room, in every answer mode (the caller's
+        // page shows "ringing" before the offer even when the device answers at once).
+        actions.append(.sendSignal(sessionID: call.sessionID, to: nil, .ringing))
         if mode == .auto {
             answer(context, at: now, into: &actions)
             return
@@ -95,7 +98,7 @@ extension CallStateMachine {
         into actions: inout [CallAction]
     ) {
         let outcome: CallOutcome =
-            context.answeredAt == nil ? .unanswered(unansweredCause) : .answered(ended: answeredCause)
+            context.answeredAt == nil ? .unanswered(unansweredCause) : context.outcomeAfterAnswer(answeredCause)
         finish(context, outcome, bye: bye, at: now, into: &actions)
     }
 

@@ -27,4 +27,11 @@ extension CallStateMachine {
             break  // while connecting, media down is not final: ICE may still succeed; the timeout decides
         }
     }
+
+    /// Remembers why the call's media failed, for the outcome if it never comes up.
+    mutating func recordMediaFailure(_ reason: CallFailureReason, sessionID: String) {
+        guard var context = state.context, context.sessionID == sessionID, context.connectedAt == nil else { return }
+        context.mediaFailure = reason
+        state = state.replacing(context)
+    }
 }

@@ -11,9 +11,6 @@ extension CallStateMachine {
         case .peerJoined(let peer):
             guard context.partner == nil, !context.viewers.contains(peer) else { return }
             context.partner = peer
-            if case .ringing = state {
-                actions.append(.sendSignal(sessionID: sessionID, to: peer, .ringing))
-            }
             startMediaIfReady(&context, into: &actions)
             state = state.replacing(context)
         case .viewerJoinRequest(let peer):

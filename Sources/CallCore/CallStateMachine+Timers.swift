@@ -26,9 +26,9 @@ extension CallStateMachine {
         case (.autoAnswer, .ringing(let context)):
             answer(context, at: now, into: &actions)
         case (.mediaTimeout, .connecting(let context)), (.mediaTimeout, .inCall(let context)):
-            finish(context, .answered(ended: .mediaTimeout), bye: .timeout, at: now, into: &actions)
+            finish(context, context.outcomeAfterAnswer(.mediaTimeout), bye: .timeout, at: now, into: &actions)
         case (.maxDuration, .connecting(let context)), (.maxDuration, .inCall(let context)):
-            finish(context, .answered(ended: .maxDuration), bye: .timeout, at: now, into: &actions)
+            finish(context, context.outcomeAfterAnswer(.maxDuration), bye: .timeout, at: now, into: &actions)
         case (.teardown, .ending):
             state = restingState
         default:

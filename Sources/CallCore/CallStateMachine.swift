@@ -20,7 +20,6 @@ public struct CallStateMachine: Sendable {
     public internal(set) var faults: Set<String> = []
 
     var timers = TimerTable()
-    var seenRows = RecentRowIDs(capacity: 512)
     var nextOutgoingRequest: UInt64 = 1
     var lastInstant = CallInstant.zero
     var shownLED: LEDPattern?
@@ -93,6 +92,9 @@ public struct CallStateMachine: Sendable {
         case .mediaUp(let sessionID):
             mediaUp(sessionID: sessionID, at: now, into: &actions)
         case .mediaDown(let sessionID):
+            mediaDown(sessionID: sessionID, at: now, into: &actions)
+        case .mediaFailed(let sessionID, let reason):
+            recordMediaFailure(reason, sessionID: sessionID)
             mediaDown(sessionID: sessionID, at: now, into: &actions)
         case .timerFired(let timer):
             if timers.consume(timer) {

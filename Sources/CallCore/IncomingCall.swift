@@ -1,6 +1,6 @@
 /// An `ActiveSessions` row addressed to this device (SYSTEM.md §2), as the IO layer read it.
 public struct IncomingCall: Equatable, Sendable {
-    /// The row's `objectId`; a row seen twice is handled once.
+    /// The row's `objectId` (the intake delivers each row once).
     public var rowID: String
     /// The signaling room (`sessionID`); the device joins it with the row's `publisherToken`.
     public var sessionID: String

@@ -10,12 +10,10 @@ import GPIO
 /// Assembles the agent's services for a validated configuration and runs them with graceful shutdown on
 /// SIGTERM/SIGINT: started in order, stopped in reverse.
 ///
-/// Today: the state directory and device identity, the backend login, presence (`ActiveUsers` row with
+/// The services: systemd notify, media (camera, encoders, speaker), presence (`ActiveUsers` row with
 /// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row), the call
-/// (state machine, signaling room, WebRTC media from the shared encoder pipeline) and the systemd
-/// protocol, the metrics port (`/metrics`, `/health`), and the buttons, LEDs and door relay when `[gpio]` is
-/// configured. The microphone and speaker
-/// join this group as their issue lands.
+/// (state machine, signaling rooms, WebRTC media from the shared encoders), the metrics port (`/metrics`,
+/// `/health`), and the buttons, LEDs and door relay when `[gpio]` is configured.
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
     public var environment: [String: String]
@@ -37,7 +35,7 @@ public struct AgentRuntime: Sendable {
         if let recovery { logger.warning("state recovered: \(recovery)") }
         logger.info("device identity loaded", metadata: ["installation": "\(identity.installationID)", "state": "\(store.directory)"])
 
-        let readiness = ReadinessGate(required: ["state", "backend"])
+        let readiness = ReadinessGate(required: ["state", "backend", "media"])
         await readiness.markReady("state")
         // The geopoint is where "call the nearest <title>" searches from (validated when the config loaded).
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
@@ -53,11 +51,12 @@ public struct AgentRuntime: Sendable {
             session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
-        let (microphone, speaker) = DeviceMediaPipeline.Settings.endpoints(configuration.audio)
-        logger.info("media: \(DeviceMediaPipeline.Settings.describe(configuration.video)), \(microphone), \(speaker)")
+        let (microphone, speaker) = MediaService.Settings.endpoints(configuration.audio)
+        logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)")
         let metrics = AgentMetrics()
-        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
-                                           logger: logger)
+        // READY waits for the first encoded frame (or a logged camera fault with the test pattern instead).
+        let media = MediaService(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
+                                 logger: logger) { Task { await readiness.markReady("media") } }
         var faults: [String] = []
         var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
         if let gpio = configuration.gpio {
@@ -77,18 +76,19 @@ public struct AgentRuntime: Sendable {
         let indicators: any CallIndicators = controls.map { GPIOIndicators(outputs: $0.outputs, logger: logger) }
             ?? NoIndicators()
         let coordinator = CallCoordinator(
-            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, metrics: metrics, logger: logger),
-            indicators: indicators, status: status, deviceTitle: configuration.identity.title, metrics: metrics,
-            logger: logger)
+            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger),
+            indicators: indicators, status: status, deviceTitle: configuration.identity.title,
+            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls, faults: faults)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
         ) { await status.line }
         // Started in this order and stopped in reverse: the controls release their lines (LEDs off, relay
-        // open), calls end (a `bye` to the peer), the intake stops, presence deletes the row, and systemd
-        // hears STOPPING=1 last.
+        // open), calls end (a `bye` to the peer), the intake stops, presence deletes the row, the camera,
+        // encoders and speaker stop, and systemd hears STOPPING=1 last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: notify), .init(service: presence), .init(service: intake), .init(service: calls),
+            .init(service: notify), .init(service: media), .init(service: presence), .init(service: intake),
+            .init(service: calls),
         ]
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
@@ -105,7 +105,6 @@ public struct AgentRuntime: Sendable {
                 logger: logger
             ))
         try await group.run()
-        pipeline.stop()
         logger.info("stopped")
     }
 }

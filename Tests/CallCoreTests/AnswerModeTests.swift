@@ -17,11 +17,11 @@ struct AnswerModeTests {
         Case(
             name: "auto answers at once and offers when the caller is in the room", mode: .auto,
             steps: Script.ringWithPartner, expectedState: "connecting", expectedMediaStarts: 1,
-            expectedRinging: false),
+            expectedRinging: true),
         Case(
             name: "auto waits for the caller before starting media", mode: .auto,
             steps: [.send(row(), at: 0)], expectedState: "connecting", expectedMediaStarts: 0,
-            expectedRinging: false),
+            expectedRinging: true),
         Case(
             name: "button rings and sends ringing", mode: .button,
             steps: Script.ringWithPartner + [.send(.mediaUp, at: 5)], expectedState: "ringing",
@@ -54,6 +54,10 @@ struct AnswerModeTests {
         #expect(harness.machine.state.name == testCase.expectedState)
         #expect(harness.mediaStarts() == testCase.expectedMediaStarts)
         #expect(harness.signals().contains(.ringing) == testCase.expectedRinging)
+        // `ringing` goes to whoever is in the room as soon as the device joined, before any offer.
+        if let join = harness.actions.firstIndex(of: .joinSession(sessionID: "s1", role: .publisher)) {
+            #expect(harness.actions.dropFirst(join + 1).first == .sendSignal(sessionID: "s1", to: nil, .ringing))
+        }
         #expect(harness.outcomes().isEmpty)
         if testCase.expectedMediaStarts == 1 {
             let plan = MediaPlan(video: true, audio: true, negotiation: .sendOffer)

@@ -29,7 +29,19 @@ struct CallLimitTests {
             outcome: .answered(ended: .maxDuration), bye: .timeout, endedAt: 61, stateAfter: "idle"),
         Case(
             name: "media never comes up", steps: Script.answered + [.fire(.mediaTimeout)],
-            outcome: .answered(ended: .mediaTimeout), bye: .timeout, endedAt: 11),
+            outcome: .failed(.mediaTimeout, ended: .mediaTimeout), bye: .timeout, endedAt: 11),
+        Case(
+            name: "ICE fails and media never comes up",
+            steps: Script.answered + [.send(.mediaFailed(sessionID: "s1", .iceFailed), at: 6), .fire(.mediaTimeout)],
+            outcome: .failed(.iceFailed, ended: .mediaTimeout), bye: .timeout, endedAt: 11),
+        Case(
+            name: "DTLS fails and media never comes up",
+            steps: Script.answered + [.send(.mediaFailed(sessionID: "s1", .dtlsFailed), at: 6), .fire(.mediaTimeout)],
+            outcome: .failed(.dtlsFailed, ended: .mediaTimeout), bye: .timeout, endedAt: 11),
+        Case(
+            name: "a media failure after media flowed leaves the call answered",
+            steps: Script.inCall + [.send(.mediaFailed(sessionID: "s1", .iceFailed), at: 20), .fire(.mediaTimeout)],
+            outcome: .answered(ended: .mediaTimeout), bye: .timeout, endedAt: 30),
         Case(
             name: "media lost and not back", steps: Script.inCall + [.send(.mediaDown, at: 20), .fire(.mediaTimeout)],
             outcome: .answered(ended: .mediaTimeout), bye: .timeout, endedAt: 30),

@@ -10,8 +10,7 @@ struct DoNotDisturbTests {
         #expect(harness.led == .off)
         let output = harness.send(row(), at: 0)
         #expect(
-            Array(output.prefix(4)) == [
-                .deleteCallRow(rowID: "r1"),
+            Array(output.prefix(3)) == [
                 .joinSession(sessionID: "s1", role: .publisher),
                 .sendSignal(sessionID: "s1", to: nil, .bye(.busy)),
                 .leaveSession(sessionID: "s1"),

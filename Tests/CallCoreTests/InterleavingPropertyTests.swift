@@ -46,6 +46,7 @@ struct InterleavingPropertyTests {
     static func kind(of outcome: CallOutcome) -> String {
         switch outcome {
         case .answered: "answered"
+        case .failed(let reason, _): "failed \(reason)"
         case .unanswered(.ringTimeout): "ringTimeout"
         case .unanswered(.hangupButton): "hangupButton"
         case .unanswered(.remoteBye): "remoteBye"
@@ -62,6 +63,7 @@ struct Simulation {
     private var machine: CallStateMachine
     private var now = CallInstant.zero
     private var rooms: Set<String> = []
+    private var laterRows = 0
     private(set) var checker = InvariantChecker()
     private(set) var trace: [TraceEntry] = []
 
@@ -124,7 +126,8 @@ struct Simulation {
         case 63..<66: return .backendUp
         case 66..<67: return .deviceFault(device: "camera")
         case 67..<69: return .deviceRecovered(device: "camera")
-        case 69..<71: return firstRow()  // the same row again: a duplicate
+        // Rows arrive once each (the intake's guarantee); a media failure with its reason instead.
+        case 69..<71: return .mediaFailed(sessionID: "s1", rng.pick([.iceFailed, .dtlsFailed]))
         case 71..<74: return secondRow()
         case 74..<90:
             let live = checker.liveTimers.sorted { $0.key.generation < $1.key.generation }
@@ -138,9 +141,11 @@ struct Simulation {
         }
     }
 
+    /// Another caller's row, each time a new one (the intake delivers every row once).
     private mutating func secondRow() -> CallEvent {
+        laterRows += 1
         let call = IncomingCall(
-            rowID: "r2", sessionID: "s2", callerID: "carol", callerTitle: "Carol",
+            rowID: "r\(laterRows + 1)", sessionID: "s\(laterRows + 1)", callerID: "carol", callerTitle: "Carol",
             expiresAt: now + rng.duration(upTo: 60), wantsVideo: true, wantsAudio: true)
         return .incomingCall(call, localTime: Self.randomTime(&rng))
     }

@@ -38,7 +38,7 @@ struct RaceTests {
         // Accept vs remote bye.
         Race(
             name: "accept, then remote bye", steps: [.send(.accept, at: 3), .send(.bye(), at: 3.1)],
-            expect: .ended(.answered(ended: .remoteBye(.hangup)))),
+            expect: .ended(.failed(.endedBeforeMedia, ended: .remoteBye(.hangup)))),
         Race(
             name: "remote bye, then accept", steps: [.send(.bye(), at: 3), .send(.accept, at: 3.1)],
             expect: .ended(.unanswered(.remoteBye(.hangup)))),
@@ -63,7 +63,7 @@ struct RaceTests {
         Race(
             name: "auto-answer, then remote bye", policy: autoAfter5,
             steps: [.fire(.autoAnswer), .send(.bye(.declined), at: 5.1)],
-            expect: .ended(.answered(ended: .remoteBye(.declined)))),
+            expect: .ended(.failed(.endedBeforeMedia, ended: .remoteBye(.declined)))),
         Race(
             name: "remote bye, then auto-answer", policy: autoAfter5,
             steps: [.send(.bye(.declined), at: 4.9), .fire(.autoAnswer)],
@@ -78,7 +78,7 @@ struct RaceTests {
         // Hangup vs accept.
         Race(
             name: "accept, then hangup", steps: [.send(.accept, at: 3), .send(.hangup, at: 3.1)],
-            expect: .ended(.answered(ended: .localHangup))),
+            expect: .ended(.failed(.endedBeforeMedia, ended: .localHangup))),
         Race(
             name: "hangup, then accept", steps: [.send(.hangup, at: 3), .send(.accept, at: 3.1)],
             expect: .ended(.unanswered(.hangupButton))),
@@ -88,7 +88,8 @@ struct RaceTests {
             steps: [.send(.hangup, at: 4.9), .fire(.autoAnswer)], expect: .ended(.unanswered(.hangupButton))),
         Race(
             name: "auto-answer, then hangup", policy: autoAfter5,
-            steps: [.fire(.autoAnswer), .send(.hangup, at: 5.1)], expect: .ended(.answered(ended: .localHangup))),
+            steps: [.fire(.autoAnswer), .send(.hangup, at: 5.1)],
+            expect: .ended(.failed(.endedBeforeMedia, ended: .localHangup))),
         // Backend down vs accept: the call goes on; afterwards the device is offline.
         Race(
             name: "backend down, then accept", steps: [.send(.backendDown, at: 3), .send(.accept, at: 3.1)],
@@ -125,7 +126,7 @@ struct RaceTests {
         Race(
             name: "accept, then partner leaves",
             steps: [.send(.accept, at: 3), .send(.remote(.peerLeft(peer: "p1")), at: 3.1)],
-            expect: .ended(.answered(ended: .remoteLeft))),
+            expect: .ended(.failed(.endedBeforeMedia, ended: .remoteLeft))),
         // Device fault vs accept.
         Race(
             name: "device fault, then accept",
@@ -134,7 +135,7 @@ struct RaceTests {
         Race(
             name: "accept, then device fault",
             steps: [.send(.accept, at: 3), .send(.deviceFault(device: "camera"), at: 3.1)],
-            expect: .ended(.answered(ended: .deviceFault)), restsIn: .fault),
+            expect: .ended(.failed(.endedBeforeMedia, ended: .deviceFault)), restsIn: .fault),
         // In a call: hangup vs remote bye.
         Race(
             name: "in call: hangup, then remote bye", prelude: Script.inCall,
@@ -157,7 +158,7 @@ struct RaceTests {
         Race(
             name: "connecting: media timeout, then media up", prelude: Script.answered,
             steps: [.fire(.mediaTimeout), .send(.mediaUp, at: 11.1)],
-            expect: .ended(.answered(ended: .mediaTimeout))),
+            expect: .ended(.failed(.mediaTimeout, ended: .mediaTimeout))),
     ]
 
     @Test(arguments: races)

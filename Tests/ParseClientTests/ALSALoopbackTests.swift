@@ -104,9 +104,9 @@ struct ALSALoopbackTests {
         try Self.requireLoopbackCard()
         let player = TonePlayer(1000, into: "plughw:Loopback,0,0")
         try await player.started()
-        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 5, bitrateKbps: 100)
+        var settings = MediaService.Settings(width: 160, height: 120, fps: 5, bitrateKbps: 100)
         settings.microphone = .alsa(device: "plughw:Loopback,1,0")
-        let pipeline = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        let pipeline = MediaService.running(settings: settings, logger: Self.logger)
         defer { pipeline.stop() }
         let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
         var pcm: [Int16] = []

@@ -12,15 +12,23 @@ import Testing
     /// Sends a fixed offer when told to start, and reports media up once the peer's answer arrives.
     final class ScriptedMedia: CallMediaSession, CallMediaFactory {
         let log = Mutex<[String]>([])
-        let stateSink = Mutex<(@Sendable (Bool) async -> Void)?>(nil)
+        let stateSink = Mutex<(@Sendable (MediaState) -> Void)?>(nil)
+        /// What the session reports when the peer's answer arrives (`.up`; a failure to script one that
+        /// never connects).
+        let onAnswer: MediaState
+
+        init(onAnswer: MediaState = .up) {
+            self.onAnswer = onAnswer
+        }
 
         func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
             log.withLock { $0.append("session \(peer)") }
             return self
         }
 
-        func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
-                   state: @escaping @Sendable (Bool) async -> Void) async throws {
+        func start(plan: MediaPlan, iceServers: [IceServer], early: [SignalPayload],
+                   signal: @escaping @Sendable (SignalPayload) async -> Void,
+                   state: @escaping @Sendable (MediaState) -> Void) async throws {
             log.withLock { $0.append("start \(plan.negotiation == .sendOffer ? "offer" : "answer")") }
             stateSink.withLock { $0 = state }
             await signal(.offer(sdp: "v=0 scripted"))
@@ -28,7 +36,7 @@ import Testing
 
         func remote(_ payload: SignalPayload) async {
             log.withLock { $0.append("remote \(payload.json["type"]?.stringValue ?? "?")") }
-            if case .answer = payload, let state = stateSink.withLock({ $0 }) { await state(true) }
+            if case .answer = payload, let state = stateSink.withLock({ $0 }) { state(onAnswer) }
         }
 
         func stop() async { log.withLock { $0.append("stop") } }
@@ -42,27 +50,28 @@ import Testing
         final class Session: CallMediaSession {
             let peer: String
             let owner: PerPeerMedia
-            let stateSink = Mutex<(@Sendable (Bool) async -> Void)?>(nil)
+            let stateSink = Mutex<(@Sendable (MediaState) -> Void)?>(nil)
 
             init(peer: String, owner: PerPeerMedia) {
                 self.peer = peer
                 self.owner = owner
             }
 
-            func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
-                       state: @escaping @Sendable (Bool) async -> Void) async throws {
+            func start(plan: MediaPlan, iceServers: [IceServer], early: [SignalPayload],
+                       signal: @escaping @Sendable (SignalPayload) async -> Void,
+                       state: @escaping @Sendable (MediaState) -> Void) async throws {
                 owner.record("start \(peer) \(plan.audio ? "audio+video" : "video only")")
                 stateSink.withLock { $0 = state }
                 await signal(.offer(sdp: "v=0 scripted"))
             }
 
             func remote(_ payload: SignalPayload) async {
-                if case .answer = payload, let state = stateSink.withLock({ $0 }) { await state(true) }
+                if case .answer = payload, let state = stateSink.withLock({ $0 }) { state(.up) }
             }
 
             func stop() async {
                 owner.record("stop \(peer)")
-                if let state = stateSink.withLock({ $0 }) { await state(false) }
+                if let state = stateSink.withLock({ $0 }) { state(.down) }
             }
         }
 
@@ -98,15 +107,15 @@ import Testing
         try await placeCall(server, policy: CallPolicy(answerMode: answerMode), media: media)
     }
 
-    static func placeCall(_ server: RunningServer, policy: CallPolicy, media: any CallMediaFactory) async throws
-        -> PlacedCall
+    static func placeCall(_ server: RunningServer, policy: CallPolicy, media: any CallMediaFactory,
+                          metrics: AgentMetrics? = nil) async throws -> PlacedCall
     {
         let device = try AgentBackendTests.Device()
         let session = try device.session(server)
         let deviceID = try await session.ensureLoggedIn()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: media, status: device.status,
-            deviceTitle: "Gate 3", logger: RunningServer.logger)
+            deviceTitle: "Gate 3", metrics: metrics, logger: RunningServer.logger)
         await coordinator.begin()
         let (callerClient, caller) = try await server.anonymousClient()
         let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)
@@ -135,7 +144,9 @@ import Testing
                 throw TestFailure("the device did not join")
             }
             #expect(devicePeer.name == "Gate 3")
-            // answer = auto: the device accepts at once (no `ringing`) and, as the accepting side, sends the offer.
+            // answer = auto: the device says `ringing` as soon as it is in the room, then, as the accepting
+            // side, sends the offer.
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .ringing))
             let offer = try await Self.next(&call.events)
             #expect(offer == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")), "\(offer)")
             await visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
@@ -182,6 +193,7 @@ import Testing
             guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
                 throw TestFailure("the device did not join")
             }
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .ringing))
             #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
             await visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
             try await AgentBackendTests.eventually(within: 5, "in call") {
@@ -222,6 +234,32 @@ import Testing
                 "start \(call.visitorPeer) audio+video", "start \(watcherPeer) video only", "stop \(watcherPeer)"])
             await visitor.send(.bye(.hangup), to: devicePeer.peerId)
             try await AgentBackendTests.eventually(within: 5, "idle again") { await coordinator.state == .idle }
+            await visitor.close()
+        }
+    }
+
+    /// A call whose ICE never connects is not "answered": it ends at the media timeout as
+    /// `failed(iceFailed)`, and the metric counts it `outcome="failed", reason="ice_failed"`.
+    @Test func aCallWhoseICENeverConnectsIsCountedFailed() async throws {
+        try await RunningServer.with { server in
+            let metrics = AgentMetrics()
+            let policy = CallPolicy(answerMode: .auto, mediaTimeout: .milliseconds(600))
+            var call = try await Self.placeCall(server, policy: policy, media: ScriptedMedia(onAnswer: .failed(.iceFailed)),
+                                                metrics: metrics)
+            let (coordinator, visitor) = (call.coordinator, call.visitor)
+            guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
+                throw TestFailure("the device did not join")
+            }
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .ringing))
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
+            await visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
+            #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .bye(.timeout)))
+            try await AgentBackendTests.eventually(within: 5, "idle again") { await coordinator.state == .idle }
+            let exposition = String(decoding: metrics.exposition(status: AgentStatusSnapshot(registered: true, liveQueryUp: true, callsReceived: 1, callState: "idle", line: "idle"), temperatureCelsius: nil),
+                                    as: UTF8.self)
+            let counted = exposition.split(separator: "\n").filter { $0.hasPrefix("intercom_calls_total{") && !$0.hasSuffix(" 0") }
+            #expect(counted == [#"intercom_calls_total{direction="incoming",outcome="failed",reason="ice_failed"} 1"#],
+                    "\(counted)")
             await visitor.close()
         }
     }

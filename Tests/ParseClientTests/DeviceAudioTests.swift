@@ -31,11 +31,11 @@ struct DeviceAudioTests {
         return try (0..<count).map { _ in try encoder.encode(tone.next(frames: 960)) }
     }
 
-    static func pipeline(microphone: MicrophoneSource, speaker: SpeakerSink = .none) -> DeviceMediaPipeline {
-        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+    static func pipeline(microphone: MicrophoneSource, speaker: SpeakerSink = .none) -> MediaService {
+        var settings = MediaService.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
         settings.microphone = microphone
         settings.speaker = speaker
-        return DeviceMediaPipeline(settings: settings, logger: logger)
+        return MediaService.running(settings: settings, logger: logger)
     }
 
     /// alsa-lib configuration for `doormic`: a `file` PCM whose capture is 2 s of a 1 kHz tone, written into
@@ -77,7 +77,7 @@ struct DeviceAudioTests {
     }
 
     /// Decoded PCM of the first `count` Opus packets the pipeline publishes.
-    static func decodedPackets(_ pipeline: DeviceMediaPipeline, count: Int) async throws -> [Int16] {
+    static func decodedPackets(_ pipeline: MediaService, count: Int) async throws -> [Int16] {
         let decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
         var pcm: [Int16] = []
         var received = 0
@@ -163,7 +163,7 @@ struct DeviceAudioTests {
 
     @Test("[audio] maps to the endpoints: ALSA devices, the tone, none, disabled")
     func endpoints() {
-        let endpoints = DeviceMediaPipeline.Settings.endpoints
+        let endpoints = MediaService.Settings.endpoints
         #expect(endpoints(AudioSettings()) == (.alsa(device: "default"), .alsa(device: "default")))
         #expect(endpoints(AudioSettings(capture: "tone", playback: "none")) == (.testTone(hertz: 440), .none))
         #expect(endpoints(AudioSettings(capture: "tone:880")).0 == .testTone(hertz: 880))

@@ -31,11 +31,11 @@ extension DeviceAudioTests {
         let directory = try TemporaryDirectory(prefix: "aec")
         let text = try Self.toneMicrophone(in: directory) + "\n"
             + Self.fileSpeaker(recordingInto: directory.path("speaker.raw"))
-        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+        var settings = MediaService.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
         settings.microphone = .alsa(device: "doormic", configurationText: text)
         settings.speaker = .alsa(device: "doorspeaker", configurationText: text)
         settings.echoCancellation = EchoCancellationSetup(AudioSettings(echoCancellation: true))
-        let pipeline = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        let pipeline = MediaService.running(settings: settings, logger: Self.logger)
         defer { pipeline.stop() }
         let canceller = try #require(pipeline.echoCanceller)
 
@@ -53,15 +53,15 @@ extension DeviceAudioTests {
 
     @Test("echo_cancellation off, or a test tone as the microphone: no canceller is constructed")
     func noCancellerWhenOff() {
-        var settings = DeviceMediaPipeline.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
+        var settings = MediaService.Settings(width: 160, height: 120, fps: 10, bitrateKbps: 200)
         settings.microphone = .alsa(device: "nosuchpcm_intercom")
         settings.speaker = .alsa(device: "nosuchpcm_intercom")
-        let off = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        let off = MediaService.running(settings: settings, logger: Self.logger)
         #expect(off.echoCanceller == nil)
         off.stop()
         settings.microphone = .testTone()
         settings.echoCancellation = EchoCancellationSetup()
-        let tone = DeviceMediaPipeline(settings: settings, logger: Self.logger)
+        let tone = MediaService.running(settings: settings, logger: Self.logger)
         #expect(tone.echoCanceller == nil)
         tone.stop()
     }

@@ -6,8 +6,8 @@ import ServiceLifecycle
 
 /// Incoming calls (SYSTEM.md §3): LiveQuery on `ActiveSessions where receiverID == me`, plus a poll of the
 /// same query (every 8 s with jitter while LiveQuery is down, every 60 s while it is up). Every row reaches
-/// `calls` exactly once however often it is seen (`CallRowDeduplicator`), expired rows never do, and each
-/// delivered row is deleted so it never rings twice.
+/// `calls` exactly once however often it is seen (`CallRowDeduplicator`), and each delivered row is deleted
+/// so it never rings twice. Whether a row is too old to ring is the call machine's judgement, not the intake's.
 public struct CallIntakeService: Service {
     let session: BackendSession
     let liveQueryURL: String

@@ -4,87 +4,167 @@ import Logging
 import ParseClient
 import ParseWire
 
-/// Drives the call state machine (CallCore, sans-IO) with real inputs and performs its actions: call rows
-/// from the intake, the signaling room (SignalingConnection), media sessions, buttons and timers in; room
-/// joins, `ringing`/`bye`, media start/stop, LED patterns, the door relay and one log line per call out.
+/// Drives the call state machine (CallCore, sans-IO) with real inputs and carries out its actions.
+///
+/// Every input — call rows from the intake, buttons, room events, media reports, timers, outgoing-call
+/// results — goes through one serial inbox and is handled to the end before the next, so the machine and
+/// the room table never see interleaved halves of two events. What the machine does not keep about a call
+/// (its route, socket, peers, media sessions and early signals) lives in one `CallRoom` per session.
 public actor CallCoordinator {
+    enum Input: Sendable {
+        case start
+        case row(ActiveSessionRow)
+        case machine(CallEvent)
+        case room(sessionID: String, connection: UInt64, SignalingConnection.Event)
+        case media(sessionID: String, peer: String, number: UInt64, MediaState)
+        case mediaStopped(sessionID: String)
+        case outgoing(request: UInt64, OutgoingCallPlacer.Result)
+        case leaveDeadline(sessionID: String)
+        case shutdown
+    }
+
     private var machine: CallStateMachine
     private let epoch = ContinuousClock.now
-    private let session: BackendSession
+    private let placer: OutgoingCallPlacer
     private let mediaFactory: any CallMediaFactory
     private let indicators: any CallIndicators
     private let status: AgentStatusBoard?
     private let deviceTitle: String
+    private let allowedSignalHosts: Set<String>?
     private let metrics: AgentMetrics?
     private let logger: Logger
 
-    /// What the machine does not keep: the rows' tokens and URLs, the open rooms, their peers and media.
-    private var calls: [String: CallRoute] = [:]
-    private var rooms: [String: SignalingConnection] = [:]
-    private var peers: [String: [String]] = [:]
-    private var media: [String: [String: any CallMediaSession]] = [:]
-    private var earlySignals: [String: [String: [SignalPayload]]] = [:]
-    /// Signals for "everyone in the room" asked for before anyone else was there (`ringing` right after
-    /// the join): sent as soon as the room has a peer.
-    private var pendingBroadcasts: [String: [SignalPayload]] = [:]
-    /// Rooms to leave as soon as their pending broadcasts went out.
-    private var leavingRooms: Set<String> = []
-    static let refusalDeadline: Duration = .seconds(10)
+    private let inbox: AsyncStream<(Input, CheckedContinuation<Void, Never>?)>
+    private let inboxSink: AsyncStream<(Input, CheckedContinuation<Void, Never>?)>.Continuation
+    private var loop: Task<Void, Never>?
+    private var rooms: [String: CallRoom] = [:]
     private var timers: [CallTimer: Task<Void, Never>] = [:]
-    private var nextRequest: UInt64 = 0
+    private var nextNumber: UInt64 = 0
+    /// How long a refusal (`bye busy`) waits for the caller to arrive before the room is left anyway.
+    static let refusalDeadline: Duration = .seconds(10)
 
-    /// Where a call's room is and which tokens open it.
-    struct CallRoute: Sendable {
-        var signalURL: String
-        var publisherToken: String?
-        var subscriberToken: String?
-        var iceServers: [IceServer]
-    }
-
+    /// `allowedSignalHosts`: the hosts whose rooms the device may join (nil: any, for tools and tests that
+    /// run their own server); a row naming another host is declined and logged.
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
-                metrics: AgentMetrics? = nil, logger: Logger) {
+                allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, logger: Logger) {
         machine = CallStateMachine(policy: policy)
-        self.session = session
+        placer = OutgoingCallPlacer(session: session, deviceTitle: deviceTitle, location: status?.location)
         self.mediaFactory = mediaFactory
         self.indicators = indicators
         self.status = status
         self.deviceTitle = deviceTitle
+        self.allowedSignalHosts = allowedSignalHosts
         self.metrics = metrics
         self.logger = logger
+        (inbox, inboxSink) = AsyncStream.makeStream()
     }
 
     public var state: CallState { machine.state }
 
-    /// The backend is reachable (the intake only delivers rows after login).
-    public func begin() async {
-        await perform(machine.startupActions())
-        await feed(.backendUp)
-    }
-
-    /// Stops every call (a `bye` to the peers, media and rooms closed), for graceful shutdown.
-    public func shutdown() async {
-        for (sessionID, connection) in rooms {
-            for peer in peers[sessionID] ?? [] { await connection.send(.bye(.hangup), to: peer) }
-            await connection.close()
-        }
-        for sessions in media.values { for media in sessions.values { await media.stop() } }
-        for timer in timers.values { timer.cancel() }
-        rooms = [:]
-        media = [:]
-        timers = [:]
-    }
-
     // MARK: Inputs
 
-    public func incoming(_ row: ActiveSessionRow) async {
+    /// The backend is reachable (the intake only delivers rows after login): the machine starts.
+    public func begin() async { await submit(.start) }
+
+    /// A call row the intake took (each row once).
+    public func incoming(_ row: ActiveSessionRow) async { await submit(.row(row)) }
+
+    public func button(_ event: ButtonEvent) async { await submit(.machine(.button(event))) }
+
+    /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
+    public func deviceFault(_ device: String) async { await submit(.machine(.deviceFault(device: device))) }
+
+    /// Stops every call (a `bye` to the peers, media and rooms closed), for graceful shutdown; later inputs
+    /// are ignored.
+    public func shutdown() async {
+        await submit(.shutdown)
+        await loop?.value
+    }
+
+    /// Queues `input` and returns once it was handled.
+    private func submit(_ input: Input) async {
+        startLoopIfNeeded()
+        await withCheckedContinuation { done in
+            if case .terminated = inboxSink.yield((input, done)) { done.resume() }
+        }
+    }
+
+    /// Queues `input` from a producer (a room's socket, a media session, a timer) without waiting.
+    private nonisolated func post(_ input: Input) {
+        inboxSink.yield((input, nil))
+    }
+
+    private func startLoopIfNeeded() {
+        guard loop == nil else { return }
+        loop = Task {
+            for await (input, done) in inbox {
+                await handle(input)
+                done?.resume()
+                if case .shutdown = input { break }
+            }
+            inboxSink.finish()
+            // Anyone who queued behind the shutdown is released.
+            for await (_, done) in inbox { done?.resume() }
+        }
+    }
+
+    private func handle(_ input: Input) async {
+        switch input {
+        case .start:
+            await perform(machine.startupActions())
+            await feed(.backendUp)
+        case .row(let row):
+            await incomingRow(row)
+        case .machine(let event):
+            if case .timerFired(let timer) = event { timers[timer] = nil }
+            await feed(event)
+        case .room(let sessionID, let connection, let event):
+            await roomEvent(event, in: sessionID, connection: connection)
+        case .media(let sessionID, let peer, let number, let state):
+            guard let media = rooms[sessionID]?.media[peer], media.number == number, media.carriesTheCall else { return }
+            switch state {
+            case .up: await feed(.mediaUp(sessionID: sessionID))
+            case .down: await feed(.mediaDown(sessionID: sessionID))
+            case .failed(let reason): await feed(.mediaFailed(sessionID: sessionID, reason))
+            }
+        case .mediaStopped(let sessionID):
+            // Stopped on purpose is down: the machine need not wait out its teardown timer (a caller ringing
+            // again right after hanging up would otherwise be told "busy").
+            await feed(.mediaDown(sessionID: sessionID))
+        case .outgoing(let request, .created(let rowID, let sessionID, let route)):
+            guard permits(route.signalURL) else {
+                await feed(.outgoingCallFailed(request: request, reason: "the backend named a signaling host not allowed"))
+                return
+            }
+            rooms[sessionID] = CallRoom(route: route)
+            await feed(.outgoingCallCreated(request: request, rowID: rowID, sessionID: sessionID))
+        case .outgoing(let request, .failed(let reason)):
+            await feed(.outgoingCallFailed(request: request, reason: reason))
+        case .leaveDeadline(let sessionID):
+            if rooms[sessionID]?.leaveWhenFlushed == true { await leave(sessionID) }
+        case .shutdown:
+            await closeEverything()
+        }
+    }
+
+    private func incomingRow(_ row: ActiveSessionRow) async {
         guard let sessionID = row.sessionID, let signalURL = row.signalURL, row.publisherToken != nil else {
             logger.warning("call row without session fields (not minted by the server?)", metadata: ["row": "\(row.objectId)"])
             return
         }
-        calls[sessionID] = CallRoute(signalURL: signalURL, publisherToken: row.publisherToken,
-                                     subscriberToken: row.subscriberToken, iceServers: row.iceServers ?? [])
-        let now = self.now
+        guard permits(signalURL) else {
+            logger.warning("call declined: its signaling room is on a host this device does not trust", metadata: [
+                "row": "\(row.objectId)", "signalURL": "\(signalURL)",
+                "allowed": "\(allowedSignalHosts.map { $0.sorted().joined(separator: ", ") } ?? "-")",
+            ])
+            return
+        }
+        if rooms[sessionID] == nil {
+            rooms[sessionID] = CallRoom(route: CallRoom.Route(
+                signalURL: signalURL, publisherToken: row.publisherToken, subscriberToken: row.subscriberToken,
+                iceServers: row.iceServers ?? []))
+        }
         let remaining = row.expiresAt.map { $0.date.timeIntervalSinceNow } ?? 60
         let call = IncomingCall(
             rowID: row.objectId, sessionID: sessionID, callerID: row.callerID,
@@ -92,15 +172,18 @@ public actor CallCoordinator {
             expiresAt: now + .milliseconds(Int64(max(remaining, 0) * 1000)),
             wantsVideo: row.isVideo ?? true, wantsAudio: row.isAudio ?? true)
         await feed(.incomingCall(call, localTime: Self.localTime()))
+        // A row the machine did not take into a room (the same call again, or refused without a word)
+        // leaves no room behind.
+        if let room = rooms[sessionID], room.connection == nil, machine.state.context?.sessionID != sessionID {
+            rooms[sessionID] = nil
+        }
     }
 
-    public func button(_ event: ButtonEvent) async {
-        await feed(.button(event))
-    }
-
-    /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
-    public func deviceFault(_ device: String) async {
-        await feed(.deviceFault(device: device))
+    /// Whether a room at `signalURL` may be joined (it receives the call's token).
+    private func permits(_ signalURL: String) -> Bool {
+        guard let allowedSignalHosts else { return true }
+        guard let host = URL(string: signalURL)?.host?.lowercased() else { return false }
+        return allowedSignalHosts.contains(host)
     }
 
     private func feed(_ event: CallEvent) async {
@@ -115,6 +198,11 @@ public actor CallCoordinator {
             ?? (try! MinuteOfDay(minutesSinceMidnight: 0))  // hour 0…23 and minute 0…59 always form one
     }
 
+    private func number() -> UInt64 {
+        nextNumber += 1
+        return nextNumber
+    }
+
     // MARK: Actions
 
     private func perform(_ actions: [CallAction]) async {
@@ -123,64 +211,69 @@ public actor CallCoordinator {
 
     private func perform(_ action: CallAction) async {
         switch action {
-        case .deleteCallRow:
-            break  // The intake deletes each row as it takes it (so a row never rings twice).
+        case .deleteCallRow(let rowID):
+            let placer = self.placer, logger = self.logger
+            Task {
+                do throws(ParseClientError) {
+                    try await placer.deleteRow(rowID)
+                } catch {
+                    logger.warning("could not delete our outgoing call row", metadata: ["row": "\(rowID)", "error": "\(error)"])
+                }
+            }
         case .createOutgoingCall(let request, let target):
-            Task { await self.placeCall(request: request, target: target) }
+            let placer = self.placer
+            Task { self.post(.outgoing(request: request, await placer.place(target))) }
         case .joinSession(let sessionID, let role):
             join(sessionID, role: role)
         case .sendSignal(let sessionID, let to, let signal):
-            guard let connection = rooms[sessionID] else { return }
+            guard let socket = rooms[sessionID]?.connection?.socket else { return }
             let payload = SignalTranslation.payload(signal)
-            if let to {
-                await connection.send(payload, to: to)
-            } else if let present = peers[sessionID], !present.isEmpty {
-                for peer in present { await connection.send(payload, to: peer) }
-            } else {
-                pendingBroadcasts[sessionID, default: []].append(payload)
-            }
+            let recipients = to.map { [$0] } ?? rooms[sessionID]?.broadcast(payload) ?? []
+            for peer in recipients { await socket.send(payload, to: peer) }
         case .leaveSession(let sessionID):
-            if pendingBroadcasts[sessionID]?.isEmpty == false, rooms[sessionID] != nil {
+            guard let room = rooms[sessionID] else { return }
+            if room.hasPendingBroadcasts, room.connection != nil {
                 // A refusal (`bye busy`) is still waiting for the caller to be in the room: leave once it
                 // went out, or after `refusalDeadline` if nobody comes.
-                leavingRooms.insert(sessionID)
+                rooms[sessionID]?.leaveWhenFlushed = true
                 Task {
                     try? await Task.sleep(for: Self.refusalDeadline)
-                    await self.leave(sessionID)
+                    self.post(.leaveDeadline(sessionID: sessionID))
                 }
             } else {
                 await leave(sessionID)
             }
         case .startMedia(let sessionID, let peer, let plan):
-            startMedia(sessionID, peer: peer, plan: plan)
+            await startMedia(sessionID, peer: peer, plan: plan)
         case .stopMedia(let sessionID):
-            let stopped = media.removeValue(forKey: sessionID) ?? [:]
-            for media in stopped.values { await media.stop() }
-            // Stopped on purpose is down: tell the machine now rather than let it wait out its teardown timer
-            // (a caller ringing again right after hanging up would otherwise be told "busy").
-            if !stopped.isEmpty { Task { await self.feed(.mediaDown(sessionID: sessionID)) } }
+            let stopping = rooms[sessionID]?.removeAllMedia() ?? []
+            guard !stopping.isEmpty else { return }
+            // Closing a connection takes a moment (DTLS close_notify, a TURN allocation's release): off the
+            // inbox, which hears `mediaStopped` when all are closed.
+            Task {
+                for media in stopping { await media.session.stop() }
+                self.post(.mediaStopped(sessionID: sessionID))
+            }
         case .admitViewer(let sessionID, let peer):
-            startMedia(sessionID, peer: peer, plan: .viewer)
+            await startMedia(sessionID, peer: peer, plan: .viewer)
         case .refuseViewer(let sessionID, let peer):
-            await rooms[sessionID]?.send(.bye(.busy), to: peer)
+            await rooms[sessionID]?.connection?.socket.send(.bye(.busy), to: peer)
         case .removeViewer(let sessionID, let peer):
-            await media[sessionID]?.removeValue(forKey: peer)?.stop()
+            if let media = rooms[sessionID]?.removeMedia(peer) { Task { await media.session.stop() } }
         case .pulseDoor:
             logger.info("opening the door")
             await indicators.pulseDoor()
         case .refuseDoorOpen(let sessionID, let peer, let refusal):
             logger.info("door open refused", metadata: ["session": "\(sessionID)", "peer": "\(peer)", "why": "\(refusal)"])
-        case .setLEDPattern:
-            // What the machine shows now, not what it showed when the action was made: the actor is
-            // reentrant, and a later event (media down while `stopMedia` awaited) may already have moved on.
-            await indicators.show(machine.ledPattern)
+        case .setLEDPattern(let pattern):
+            await indicators.show(pattern)
         case .armTimer(let timer, let instant):
             timers[timer]?.cancel()
             let delay = instant - now
             timers[timer] = Task {
                 try? await Task.sleep(for: max(delay, .zero))
                 guard !Task.isCancelled else { return }
-                await self.timerFired(timer)
+                self.post(.machine(.timerFired(timer)))
             }
         case .cancelTimer(let timer):
             timers.removeValue(forKey: timer)?.cancel()
@@ -190,145 +283,102 @@ public actor CallCoordinator {
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
             ])
             metrics?.callEnded(summary)
-        case .reportState:
-            await status?.setCallState(machine.statusText)  // the current state, for the same reason
+        case .reportState(let line):
+            await status?.setCallState(line)
         }
-    }
-
-    private func timerFired(_ timer: CallTimer) async {
-        timers[timer] = nil
-        await feed(.timerFired(timer))
     }
 
     // MARK: Rooms
 
     private func join(_ sessionID: String, role: CallCore.SessionRole) {
-        guard let route = calls[sessionID],
+        guard let route = rooms[sessionID]?.route,
               let token = role == .publisher ? route.publisherToken : route.subscriberToken
         else {
-            Task { await self.feed(.signal(sessionID: sessionID, .sessionError("no token for this call"))) }
+            post(.machine(.signal(sessionID: sessionID, .sessionError("no token for this call"))))
             return
         }
-        let connection = SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, logger: logger)
-        rooms[sessionID] = connection
+        let socket = SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, logger: logger)
+        let number = number()
+        rooms[sessionID]?.joined(socket, number: number)
+        // The socket's events become inbox inputs, tagged with the socket's number.
         Task {
-            await connection.start()
-            for await event in connection.events { await self.roomEvent(event, in: sessionID, from: connection) }
+            await socket.start()
+            for await event in socket.events { self.post(.room(sessionID: sessionID, connection: number, event)) }
         }
     }
 
-    private func roomEvent(_ event: SignalingConnection.Event, in sessionID: String, from connection: SignalingConnection) async {
+    private func roomEvent(_ event: SignalingConnection.Event, in sessionID: String, connection: UInt64) async {
         // Events of a room we already left (its last `closed`, say) are not news.
-        guard rooms[sessionID] === connection else { return }
+        guard let socket = rooms[sessionID]?.connection?.socket, rooms[sessionID]?.isCurrent(connection: connection) == true
+        else { return }
         switch event {
         case .joined(_, _, let present, let iceServers):
-            peers[sessionID] = present.map(\.peerId)
-            if !iceServers.isEmpty { calls[sessionID]?.iceServers = iceServers }
-            await flushBroadcasts(sessionID, via: connection)
+            if !iceServers.isEmpty { rooms[sessionID]?.route.iceServers = iceServers }
+            await flush(sessionID, arrivals: present.map(\.peerId), via: socket)
         case .peerJoined(let peer):
-            peers[sessionID, default: []].append(peer.peerId)
-            await flushBroadcasts(sessionID, via: connection)
+            await flush(sessionID, arrivals: [peer.peerId], via: socket)
         case .peerLeft(let peerId, _):
-            peers[sessionID]?.removeAll { $0 == peerId }
-            await media[sessionID]?.removeValue(forKey: peerId)?.stop()
+            if let media = rooms[sessionID]?.left(peerId) { Task { await media.session.stop() } }
         case .signal(let from, let payload):
             switch payload {
             case .offer, .answer, .candidate:
-                if let session = media[sessionID]?[from] {
-                    await session.remote(payload)
-                } else {
-                    earlySignals[sessionID, default: [:]][from, default: []].append(payload)
-                }
+                if let media = rooms[sessionID]?.deliver(payload, from: from) { await media.session.remote(payload) }
             default:
                 break
             }
         case .refused, .closed:
             break
         }
+        guard rooms[sessionID] != nil else { return }  // the flush may have left the room
         for signal in SignalTranslation.remoteSignals(event) { await feed(.signal(sessionID: sessionID, signal)) }
     }
 
-    private func flushBroadcasts(_ sessionID: String, via connection: SignalingConnection) async {
-        guard let present = peers[sessionID], !present.isEmpty,
-              let pending = pendingBroadcasts.removeValue(forKey: sessionID) else { return }
-        for payload in pending { for peer in present { await connection.send(payload, to: peer) } }
-        if leavingRooms.contains(sessionID) { await leave(sessionID) }
+    /// Sends what waited for someone to be in the room; leaves if that was all the room was kept for.
+    private func flush(_ sessionID: String, arrivals: [String], via socket: SignalingConnection) async {
+        guard let pending = rooms[sessionID]?.arrived(arrivals), let present = rooms[sessionID]?.present else { return }
+        for payload in pending { for peer in present { await socket.send(payload, to: peer) } }
+        if !pending.isEmpty, rooms[sessionID]?.leaveWhenFlushed == true { await leave(sessionID) }
     }
 
     private func leave(_ sessionID: String) async {
-        leavingRooms.remove(sessionID)
-        await rooms.removeValue(forKey: sessionID)?.close()
-        peers[sessionID] = nil
-        calls[sessionID] = nil
-        earlySignals[sessionID] = nil
-        pendingBroadcasts[sessionID] = nil
+        guard var room = rooms.removeValue(forKey: sessionID) else { return }
+        for media in room.removeAllMedia() { Task { await media.session.stop() } }
+        await room.connection?.socket.close()
+    }
+
+    private func closeEverything() async {
+        for (sessionID, var room) in rooms {
+            if let socket = room.connection?.socket {
+                for peer in room.present { await socket.send(.bye(.hangup), to: peer) }
+                await socket.close()
+            }
+            for media in room.removeAllMedia() { await media.session.stop() }
+            rooms[sessionID] = nil
+        }
+        for timer in timers.values { timer.cancel() }
+        timers = [:]
     }
 
     // MARK: Media
 
-    /// Starts `peer`'s media session. Only the call's own media tells the machine when it goes up or down: a
-    /// viewer's connection ending (it left, or its network failed) is that viewer's business and must not
-    /// start the call's media timeout.
-    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan) {
-        guard let connection = rooms[sessionID] else { return }
+    /// Starts `peer`'s media session with what the peer already sent. Only the call's own media tells the
+    /// machine when it goes up or down: a viewer's connection ending (it left, or its network failed) is that
+    /// viewer's business and must not start the call's media timeout.
+    private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan) async {
+        guard let room = rooms[sessionID], let socket = room.connection?.socket else { return }
         let carriesTheCall = !plan.viewOnly
+        let number = number()
         let session = mediaFactory.makeSession(sessionID: sessionID, peer: peer)
-        media[sessionID, default: [:]][peer] = session
-        let early = earlySignals[sessionID]?.removeValue(forKey: peer) ?? []
-        let iceServers = calls[sessionID]?.iceServers ?? []
-        Task {
-            for payload in early { await session.remote(payload) }
-            do {
-                try await session.start(
-                    plan: plan, iceServers: iceServers,
-                    signal: { payload in await connection.send(payload, to: peer) },
-                    state: { up in
-                        guard carriesTheCall else { return }
-                        await self.feed(up ? .mediaUp(sessionID: sessionID) : .mediaDown(sessionID: sessionID))
-                    })
-            } catch {
-                self.logger.error("media failed to start", metadata: [
-                    "session": "\(sessionID)", "peer": "\(peer)", "error": "\(error)"])
-                if carriesTheCall { await self.feed(.mediaDown(sessionID: sessionID)) }
-            }
-        }
-    }
-
-    // MARK: Outgoing calls
-
-    private func placeCall(request: UInt64, target: CallTarget) async {
-        do throws(ParseClientError) {
-            let callerID = try await session.ensureLoggedIn()
-            let receiverID: String
-            switch target {
-            case .user(let id):
-                receiverID = id
-            case .nearest(let title, let radiusMeters):
-                guard let here = status?.location else {
-                    await feed(.outgoingCallFailed(request: request, reason: "the device has no geopoint to search from"))
-                    return
-                }
-                let found = try await session.client.send(QueryResults<ActiveUserRow>.self) {
-                    $0.nearbyActiveUsers(center: here, withinKilometers: radiusMeters / 1000, userTitle: title,
-                                         limit: 1, requestId: $1)
-                }
-                guard let nearest = found.results.first(where: { $0.userID != callerID }) else {
-                    await feed(.outgoingCallFailed(request: request, reason: "nobody called \"\(title)\" is online nearby"))
-                    return
-                }
-                receiverID = nearest.userID
-            }
-            let row = NewCallRow(callerID: callerID, callerTitle: deviceTitle, receiverID: receiverID)
-            let created = try await session.client.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }
-            guard let sessionID = created.sessionID, let signalURL = created.signalURL else {
-                await feed(.outgoingCallFailed(request: request, reason: "the backend did not mint a session"))
-                return
-            }
-            calls[sessionID] = CallRoute(signalURL: signalURL, publisherToken: created.publisherToken,
-                                         subscriberToken: created.subscriberToken, iceServers: created.iceServers ?? [])
-            await feed(.outgoingCallCreated(request: request, rowID: created.objectId, sessionID: sessionID))
+        let early = rooms[sessionID]?.startMedia(.init(session: session, number: number, carriesTheCall: carriesTheCall),
+                                                 for: peer) ?? []
+        do {
+            try await session.start(
+                plan: plan, iceServers: room.route.iceServers, early: early,
+                signal: { payload in await socket.send(payload, to: peer) },
+                state: { state in self.post(.media(sessionID: sessionID, peer: peer, number: number, state)) })
         } catch {
-            await feed(.outgoingCallFailed(request: request, reason: "\(error)"))
+            logger.error("media failed to start", metadata: ["session": "\(sessionID)", "peer": "\(peer)", "error": "\(error)"])
+            post(.media(sessionID: sessionID, peer: peer, number: number, .down))
         }
     }
 }

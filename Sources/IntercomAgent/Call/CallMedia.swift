@@ -2,15 +2,27 @@ import CallCore
 import ParseWire
 
 /// The media of one peer in a call: the WebRTC session that `startMedia` asks for. SDP and ICE candidates
-/// travel through `signal` and `remote(_:)`; the call logic only hears `up`/`down` through `state`.
+/// travel through `signal` and `remote(_:)`; the call logic only hears what `state` reports.
 public protocol CallMediaSession: Sendable {
     /// Starts negotiating: sends the offer when `plan.negotiation == .sendOffer`, else answers the offer
-    /// already handed to `remote(_:)`.
-    func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
-               state: @escaping @Sendable (_ up: Bool) async -> Void) async throws
-    /// An offer, answer or candidate from the peer.
+    /// among `early`, the peer's signals that arrived before the session existed (the room kept them), which
+    /// are applied in order. Later signals come through `remote(_:)`.
+    func start(plan: MediaPlan, iceServers: [IceServer], early: [SignalPayload],
+               signal: @escaping @Sendable (SignalPayload) async -> Void,
+               state: @escaping @Sendable (MediaState) -> Void) async throws
+    /// An answer or candidate from the peer, after `start` returned.
     func remote(_ payload: SignalPayload) async
     func stop() async
+}
+
+/// What a media session reports about its connection.
+public enum MediaState: Equatable, Sendable {
+    /// Connected (ICE and DTLS); media can flow.
+    case up
+    /// Lost or closed, with no more precise cause.
+    case down
+    /// Failed for a known reason (ICE or DTLS).
+    case failed(CallFailureReason)
 }
 
 /// Makes the media session for one peer of one call.

@@ -8,16 +8,16 @@ import WebRTC
 import WebRTCCore
 
 /// `CallMediaSession` over our WebRTC stack: one `PeerConnection` per peer, fed from the device's shared
-/// `DeviceMediaPipeline`. As the accepting side it offers (SYSTEM.md §3), otherwise it answers the offer
+/// `MediaService`. As the accepting side it offers (SYSTEM.md §3), otherwise it answers the offer
 /// it was handed; candidates trickle both ways through the signaling room.
 public struct WebRTCCallMediaFactory: CallMediaFactory {
-    let pipeline: DeviceMediaPipeline
+    let pipeline: MediaService
     let metrics: AgentMetrics?
     let logger: Logger
     let onEnded: @Sendable (CallMediaReport) -> Void
 
     /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it).
-    public init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics? = nil, logger: Logger,
+    public init(pipeline: MediaService, metrics: AgentMetrics? = nil, logger: Logger,
                 onEnded: @escaping @Sendable (CallMediaReport) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.metrics = metrics
@@ -46,24 +46,22 @@ public struct CallMediaReport: Sendable, Equatable {
 }
 
 final class WebRTCCallMedia: CallMediaSession {
-    private let pipeline: DeviceMediaPipeline
+    private let pipeline: MediaService
     private let logger: Logger
     private let connection = Mutex<PeerConnection?>(nil)
-    /// An offer or candidates that arrived before `start` built the connection.
-    private let early = Mutex<[SignalPayload]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let callerAudio = AudioLevelMeter()
     private let metrics: AgentMetrics?
     private let peerMetrics: PeerMetrics?
     private let videoSubscription = Mutex<EncodedFrameSubscription?>(nil)
     private let speakerClaim = Mutex<UInt64?>(nil)
-    /// This peer's slot in the pipeline's lowest-estimate bitrate.
+    /// This peer's key in the pipeline's `EncoderFeedback`.
     private let estimateKey: UInt64
 
     private let peerVideo = ReceivedVideoDecoder()
     private let onEnded: @Sendable (CallMediaReport) -> Void
 
-    init(pipeline: DeviceMediaPipeline, metrics: AgentMetrics?, peer: String, logger: Logger,
+    init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger,
          onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
         estimateKey = pipeline.makePeerKey()
@@ -73,8 +71,9 @@ final class WebRTCCallMedia: CallMediaSession {
         self.onEnded = onEnded
     }
 
-    func start(plan: MediaPlan, iceServers: [IceServer], signal: @escaping @Sendable (SignalPayload) async -> Void,
-               state: @escaping @Sendable (Bool) async -> Void) async throws {
+    func start(plan: MediaPlan, iceServers: [IceServer], early pending: [SignalPayload],
+               signal: @escaping @Sendable (SignalPayload) async -> Void,
+               state: @escaping @Sendable (MediaState) -> Void) async throws {
         var configuration = PeerConnectionConfiguration()
         configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
         // A party: send the camera and take the peer's video too (another intercom, or a browser with a
@@ -86,10 +85,6 @@ final class WebRTCCallMedia: CallMediaSession {
         let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
         connection.withLock { $0 = peer }
         watch(peer, plan: plan, signal: signal, state: state)
-        let pending = early.withLock { queued in
-            defer { queued = [] }
-            return queued
-        }
         switch role {
         case .offerer:
             await signal(.offer(sdp: try await peer.createOffer()))
@@ -104,10 +99,7 @@ final class WebRTCCallMedia: CallMediaSession {
     }
 
     func remote(_ payload: SignalPayload) async {
-        guard let peer = connection.withLock({ $0 }) else {
-            early.withLock { $0.append(payload) }
-            return
-        }
+        guard let peer = connection.withLock({ $0 }) else { return }  // stopped
         await apply(payload, to: peer, role: peer.role)
     }
 
@@ -158,19 +150,14 @@ final class WebRTCCallMedia: CallMediaSession {
     /// Forwards candidates and state, follows the peer's bandwidth estimate and feeds the pipeline's
     /// video and audio to the connection once it is up.
     private func watch(_ peer: PeerConnection, plan: MediaPlan, signal: @escaping @Sendable (SignalPayload) async -> Void,
-                       state: @escaping @Sendable (Bool) async -> Void) {
+                       state: @escaping @Sendable (MediaState) -> Void) {
         let pipeline = self.pipeline
         let logger = self.logger
         let metrics = self.metrics, peerMetrics = self.peerMetrics
         let started = ContinuousClock.now
         let estimateKey = self.estimateKey
-        let settings = pipeline.settings
         let events = Task {
             var reportedUp = false
-            // The encoder follows the lower of the peer's REMB (delay-based) and what its loss reports allow.
-            var remb: Int?
-            var lossBased = LossBasedBitrate(minimumBitsPerSecond: min(settings.minimumBitrateKbps, settings.bitrateKbps) * 1000,
-                                             maximumBitsPerSecond: settings.bitrateKbps * 1000)
             for await event in peer.events {
                 switch event {
                 case .localCandidate(let candidate, let mid, let index):
@@ -180,21 +167,20 @@ final class WebRTCCallMedia: CallMediaSession {
                 case .keyframeNeeded:
                     pipeline.requestKeyframe()
                 case .bitrateEstimate(let bitsPerSecond):
-                    remb = Int(bitsPerSecond)
-                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: min(Int(bitsPerSecond), lossBased.bitsPerSecond))
+                    pipeline.estimate(peer: estimateKey, bitsPerSecond: Int(bitsPerSecond))
                 case .stateChanged(let now, let error):
                     if let error { logger.warning("media connection \(now.rawValue)", metadata: ["error": "\(error)"]) }
                     if now == .connected, !reportedUp {
                         reportedUp = true
-                        await state(true)
-                    } else if now == .failed || now == .closed {
-                        await state(false)
+                        state(.up)
+                    } else if now == .failed {
+                        state(error.flatMap(Self.failureReason).map(MediaState.failed) ?? .down)
+                    } else if now == .closed {
+                        state(.down)
                     }
                 case .receptionReport(let kind, let block):
                     peerMetrics?.received(block)
-                    guard kind == .video else { break }
-                    let allowed = lossBased.report(fractionLost: block.fractionLost)
-                    pipeline.follow(peer: estimateKey, estimateBitsPerSecond: min(remb ?? allowed, allowed))
+                    if kind == .video { pipeline.lossReport(peer: estimateKey, fractionLost: block.fractionLost) }
                 }
             }
         }
@@ -251,5 +237,14 @@ final class WebRTCCallMedia: CallMediaSession {
             }
         })
         tasks.withLock { $0 += running }
+    }
+
+    /// The call outcome's reason for a failed connection: ICE found no pair, or DTLS did not complete.
+    static func failureReason(_ error: PeerConnectionError) -> CallFailureReason? {
+        switch error {
+        case .ice, .iceFailed: .iceFailed
+        case .dtls, .unsupportedFingerprint: .dtlsFailed
+        default: nil
+        }
     }
 }

@@ -44,9 +44,9 @@ public final class AgentMetrics: Sendable {
 
     /// One finished call: counted by direction and outcome, its ring-to-answer time recorded.
     public func callEnded(_ summary: CallSummary) {
-        Counter(label: "intercom_calls_total",
-                dimensions: [("direction", "\(summary.direction)"), ("outcome", summary.outcome.metricLabel)],
-                factory: factory).increment()
+        var dimensions = [("direction", "\(summary.direction)"), ("outcome", summary.outcome.metricLabel)]
+        if let reason = summary.outcome.failureReasonLabel { dimensions.append(("reason", reason)) }
+        Counter(label: "intercom_calls_total", dimensions: dimensions, factory: factory).increment()
         if let ringToAnswer = summary.ringToAnswer { self.ringToAnswer.recordNanoseconds(ringToAnswer.nanoseconds) }
     }
 

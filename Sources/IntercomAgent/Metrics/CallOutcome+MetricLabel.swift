@@ -6,6 +6,7 @@ extension CallOutcome {
     public var metricLabel: String {
         switch self {
         case .answered: "answered"
+        case .failed: "failed"
         case .unanswered(let cause):
             switch cause {
             case .ringTimeout: "no_answer"
@@ -18,5 +19,12 @@ extension CallOutcome {
             case .sessionError, .createFailed: "failed"
             }
         }
+    }
+
+    /// The `reason` label of a failed call (`media_timeout`, `ice_failed`, `dtls_failed`, `signaling_lost`,
+    /// `ended_before_media`); nil for every other outcome, whose series carry no `reason`.
+    public var failureReasonLabel: String? {
+        if case .failed(let reason, _) = self { return reason.rawValue }
+        return nil
     }
 }

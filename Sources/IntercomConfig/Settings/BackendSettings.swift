@@ -16,6 +16,9 @@ public struct BackendSettings: Sendable, Equatable {
     public var clientKey: String?
     public var login: Login
     public var requestTimeout: Duration
+    /// Hosts (besides `server_url`'s and `live_query_url`'s) whose signaling rooms the device may join: a call
+    /// row names its room's `signalURL`, and joining hands that host the call's token.
+    public var signalHosts: [String]
 
     public static let defaultServerURL = URL(string: "http://127.0.0.1:1337/parse")!
 
@@ -25,6 +28,7 @@ public struct BackendSettings: Sendable, Equatable {
         applicationID = reader.text("application_id", maxLength: 200) ?? "intercom"
         clientKey = reader.text("client_key", maxLength: 200)
         requestTimeout = reader.duration("request_timeout", in: .seconds(1)...(.seconds(120))) ?? .seconds(10)
+        signalHosts = (reader.stringArray("signal_hosts") ?? []).map { $0.lowercased() }
         let username = reader.text("username", maxLength: 100)
         let passwordFile = reader.string("password_file")
         if let username {
@@ -44,6 +48,11 @@ public struct BackendSettings: Sendable, Equatable {
             login = .anonymous
         }
         reader.rejectUnknownKeys()
+    }
+
+    /// Every host a call's `signalURL` may name: the backend's own and the configured `signal_hosts`.
+    public var allowedSignalHosts: Set<String> {
+        Set([serverURL.host, liveQueryURL.host].compactMap { $0?.lowercased() } + signalHosts)
     }
 
     /// The LiveQuery socket lives at the REST mount with a WebSocket scheme (parse-server's default).

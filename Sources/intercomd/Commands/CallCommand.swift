@@ -57,7 +57,8 @@ struct CallCommand: AsyncParsableCommand {
         let status = AgentStatusBoard(title: configuration.identity.title, location: location)
         var policy = CallPolicy.from(configuration.call)
         policy.callTarget = user.map { .user(id: $0) } ?? .nearest(title: title ?? "", radiusMeters: radiusKm * 1000)
-        let pipeline = DeviceMediaPipeline(settings: .from(configuration.video, audio: configuration.audio), logger: logger)
+        let pipeline = MediaService(settings: .from(configuration.video, audio: configuration.audio), logger: logger)
+        pipeline.start()
         let (reports, reportSink) = AsyncStream<CallMediaReport>.makeStream()
         let coordinator = CallCoordinator(
             policy: policy, session: session,

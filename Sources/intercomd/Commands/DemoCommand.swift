@@ -98,8 +98,8 @@ struct DemoCommand: AsyncParsableCommand {
             Intercom demo is running.
               web caller:  http://127.0.0.1:\(boundPort)/
               the device:  "\(title)" at \(latitude), \(longitude), answers \(answer), \
-            \(DeviceMediaPipeline.Settings.describe(configuration.video)), \
-            \(DeviceMediaPipeline.Settings.endpoints(configuration.audio).0), \(DeviceMediaPipeline.Settings.endpoints(configuration.audio).1)
+            \(MediaService.Settings.describe(configuration.video)), \
+            \(MediaService.Settings.endpoints(configuration.audio).0), \(MediaService.Settings.endpoints(configuration.audio).1)
               metrics:     http://\(metrics)/metrics and /health
             Open the web caller in a browser, sign in with a name and a location near the device, and call it.
             \(buttons == "keyboard" ? DemoButtonPanel.help(callName: callName) : "No buttons (--buttons none).")

@@ -148,8 +148,9 @@ private struct WebRTCSendCall {
         over connection: PeerConnection, to peer: String
     ) async -> Outcome {
         let (endings, ending) = AsyncStream.makeStream(of: Outcome.self)
-        let media = DeviceMediaPipeline(
+        let media = MediaService(
             settings: .init(fps: fps, bitrateKbps: bitrateKbps), logger: Logger(label: "webrtc-send"))
+        media.start()
         let receivedAudio = AudioLevelMeter()
         let connectedAt = ConnectedSince()
         let signaling = self.signaling
@@ -189,7 +190,7 @@ private struct WebRTCSendCall {
                         if state == .failed { ending.yield(Outcome(succeeded: false, reason: "connection failed")) }
                     case let .bitrateEstimate(bitsPerSecond):
                         // Research notes §3: follow REMB with 5 % headroom, within 150 kbit/s…configured.
-                        media.follow(peer: 0, estimateBitsPerSecond: Int(bitsPerSecond))
+                        media.estimate(peer: 0, bitsPerSecond: Int(bitsPerSecond))
                     case .receptionReport:
                         break
                     }
@@ -222,7 +223,7 @@ private struct WebRTCSendCall {
                     do { try await Task.sleep(until: start + .seconds(second)) } catch { return }
                     let stats = await connection.statistics
                     Terminal.out(Self.statusLine(second: second, stats, captured: media.framesCaptured, encoded: media.framesEncoded,
-                        targetKbps: media.targetKbps.load(ordering: .relaxed), audioIn: receivedAudio.takeSecond()))
+                        targetKbps: media.targetKbps, audioIn: receivedAudio.takeSecond()))
                     if streamSeconds > 0, let since = connectedAt.instant, ContinuousClock.now - since >= .seconds(streamSeconds) {
                         ending.yield(Outcome(succeeded: true, reason: "streamed \(streamSeconds) s"))
                     }

@@ -2,7 +2,7 @@ import Foundation
 import IntercomConfig
 import Media
 
-extension DeviceMediaPipeline.Settings {
+extension MediaService.Settings {
     /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto` (the test
     /// pattern when the board has none), the test pattern, or a looping `.y4m` file.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {

@@ -1,7 +1,7 @@
 import Logging
 import Media
 
-extension DeviceMediaPipeline {
+extension MediaService {
     /// The canceller shared by the speaker (far end) and the microphone (near end), when the settings ask
     /// for one and both ends are real ALSA devices: a test tone has no room echo to remove, and without a
     /// speaker there is no reference. A library failure costs the cancellation, never the call's audio.

@@ -1,0 +1,91 @@
+import ParseClient
+import ParseWire
+
+/// Everything the coordinator keeps about one call's signaling room (SYSTEM.md §3): where it is and which
+/// tokens open it, the socket once joined, who is present, each peer's media session, and the signals that
+/// must wait — a peer's SDP and candidates until its media session exists, and "to everyone" signals until
+/// someone is there to hear them. The one owner of early signals: media sessions get them at start.
+struct CallRoom {
+    /// Where a call's room is and which tokens open it.
+    struct Route: Sendable {
+        var signalURL: String
+        var publisherToken: String?
+        var subscriberToken: String?
+        var iceServers: [IceServer]
+    }
+
+    /// One peer's media session, numbered so that reports from a session already replaced are ignored.
+    struct Media: Sendable {
+        let session: any CallMediaSession
+        let number: UInt64
+        /// The call partner's media (not a viewer's): only it tells the machine that media is up or down.
+        let carriesTheCall: Bool
+    }
+
+    var route: Route
+    /// The socket, once joined, and its number (events from an earlier socket of the same room are stale).
+    private(set) var connection: (socket: SignalingConnection, number: UInt64)?
+    private(set) var present: [String] = []
+    private(set) var media: [String: Media] = [:]
+    /// Each peer's SDP and candidates that arrived before its media session was started.
+    private var early: [String: [SignalPayload]] = [:]
+    /// Signals for everyone in the room asked for while it was empty (`ringing` right after the join).
+    private var pendingBroadcasts: [SignalPayload] = []
+    /// Leave as soon as the pending broadcasts went out (a refusal waiting for the caller to arrive).
+    var leaveWhenFlushed = false
+
+    init(route: Route) {
+        self.route = route
+    }
+
+    mutating func joined(_ socket: SignalingConnection, number: UInt64) {
+        connection = (socket, number)
+    }
+
+    func isCurrent(connection number: UInt64) -> Bool { connection?.number == number }
+
+    var hasPendingBroadcasts: Bool { !pendingBroadcasts.isEmpty }
+
+    /// The room's members changed: the present peers, and the broadcasts that can now go out.
+    mutating func arrived(_ peers: [String]) -> [SignalPayload] {
+        for peer in peers where !present.contains(peer) { present.append(peer) }
+        guard !present.isEmpty else { return [] }
+        defer { pendingBroadcasts = [] }
+        return pendingBroadcasts
+    }
+
+    /// `peer` left: its media session (to stop), if it had one.
+    mutating func left(_ peer: String) -> Media? {
+        present.removeAll { $0 == peer }
+        early[peer] = nil
+        return media.removeValue(forKey: peer)
+    }
+
+    /// Who a signal for everyone goes to now; when nobody is there it waits for the first arrival.
+    mutating func broadcast(_ payload: SignalPayload) -> [String] {
+        if present.isEmpty { pendingBroadcasts.append(payload) }
+        return present
+    }
+
+    /// An SDP or candidate from `peer`: its media session if it has one, else kept for its start.
+    mutating func deliver(_ payload: SignalPayload, from peer: String) -> Media? {
+        if let running = media[peer] { return running }
+        early[peer, default: []].append(payload)
+        return nil
+    }
+
+    /// Registers `peer`'s new media session and hands over what it sent before.
+    mutating func startMedia(_ new: Media, for peer: String) -> [SignalPayload] {
+        media[peer] = new
+        return early.removeValue(forKey: peer) ?? []
+    }
+
+    mutating func removeMedia(_ peer: String) -> Media? {
+        media.removeValue(forKey: peer)
+    }
+
+    mutating func removeAllMedia() -> [Media] {
+        defer { media = [:] }
+        return Array(media.values)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import IntercomPlatform
+import Logging
+import Media
+import ServiceLifecycle
+import Synchronization
+import WebRTCCore
+
+/// The device's one encoder pair (SYSTEM.md §5), as a service the agent's group starts and stops: the
+/// camera (or test pattern) on a capture thread (`VideoCaptureThread` around `ReopeningVideoSource`, which
+/// reopens a lost camera with backoff) hands its newest frame through a `LatestValueMailbox` to the VP8
+/// thread; the microphone (or a test tone) goes to Opus on a third thread. Blocking capture, codec calls and
+/// pacing sleeps stay off the cooperative pool. Video reaches every peer through `EncodedFrameBroadcaster`
+/// without a copy per peer, audio through `AudioFanOut`; the caller's voice goes the other way, to `speaker`.
+/// Every peer's REMB, loss reports and keyframe requests meet in one `EncoderFeedback`, which the VP8
+/// thread reads before each frame.
+public final class MediaService: Service, Sendable {
+    public struct Settings: Sendable {
+        public var width = 640
+        public var height = 480
+        public var fps = 30
+        public var bitrateKbps = 800
+        public var minimumBitrateKbps = 150
+        public var microphone: MicrophoneSource = .testTone()
+        public var speaker: SpeakerSink = .none
+        /// `[audio] echo_cancellation`: nil sends the microphone as captured.
+        public var echoCancellation: EchoCancellationSetup?
+        /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
+        public var makeSource: @Sendable () -> any VideoSource
+
+        public init(width: Int = 640, height: Int = 480, fps: Int = 30, bitrateKbps: Int = 800,
+                    minimumBitrateKbps: Int = 150, makeSource: (@Sendable () -> any VideoSource)? = nil) {
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.bitrateKbps = bitrateKbps
+            self.minimumBitrateKbps = minimumBitrateKbps
+            self.makeSource = makeSource ?? {
+                TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
+            }
+        }
+    }
+
+    public let settings: Settings
+    public let video: EncodedFrameBroadcaster
+    public let audio = AudioFanOut()
+    public let speaker: SpeakerPlayout
+    /// The speaker's far end in, the microphone's echo out; nil when echo cancellation is off.
+    public let echoCanceller: EchoCanceller?
+    private let feedback: SharedEncoderFeedback
+    private let frames = LatestValueMailbox<I420Frame>()
+    private let captureThreads = Mutex<[VideoCaptureThread]>([])
+    private let nextPeer = Atomic<UInt64>(0)
+    private let started = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    private let readyReported = Atomic<Bool>(false)
+    private let encodedCount = Atomic<Int>(0)
+    private let capturedCount = Atomic<Int>(0)
+    private let onReady: @Sendable () -> Void
+    private let logger: Logger
+    private let metrics: AgentMetrics?
+
+    /// `onReady` runs once: when the first video frame is encoded, or when video could not start (logged).
+    public init(settings: Settings, metrics: AgentMetrics? = nil, logger: Logger,
+                onReady: @escaping @Sendable () -> Void = {}) {
+        self.settings = settings
+        self.metrics = metrics
+        self.logger = logger
+        self.onReady = onReady
+        echoCanceller = Self.makeEchoCanceller(settings, logger: logger)
+        speaker = SpeakerPlayout(sink: settings.speaker, echoCanceller: echoCanceller, metrics: metrics, logger: logger)
+        let feedback = SharedEncoderFeedback(EncoderFeedback(minimumKbps: min(settings.minimumBitrateKbps, settings.bitrateKbps),
+                                                             maximumKbps: settings.bitrateKbps))
+        self.feedback = feedback
+        video = EncodedFrameBroadcaster(onKeyframeRequest: { feedback.withLock { $0.requestKeyframe() } })
+    }
+
+    /// Runs the pipeline until graceful shutdown.
+    public func run() async throws {
+        start()
+        try? await gracefulShutdown()
+        stop()
+    }
+
+    /// Starts the capture, VP8 and Opus threads (once).
+    public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        startCapture(makeSource: settings.makeSource, name: "intercom-camera")
+        let videoThread = Thread { [self] in encodeVideo() }
+        videoThread.name = "intercom-vp8"
+        videoThread.start()
+        let audioThread = Thread { [self] in encodeAudio() }
+        audioThread.name = "intercom-opus"
+        audioThread.start()
+    }
+
+    /// Stops every thread after its current frame; subscribers' streams finish.
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+        for thread in captureThreads.withLock({ $0 }) { thread.stop() }
+        frames.close()
+        video.finish()
+        audio.finish()
+    }
+
+    // MARK: Peers' feedback
+
+    /// A key for one peer's reports (`estimate`, `lossReport`, `forget`).
+    public func makePeerKey() -> UInt64 { nextPeer.add(1, ordering: .relaxed).newValue }
+
+    public func requestKeyframe() { feedback.withLock { $0.requestKeyframe() } }
+
+    /// `peer`'s REMB: the encoder runs at the lowest rate over the peers (5 % headroom), within the range.
+    public func estimate(peer: UInt64, bitsPerSecond: Int) {
+        feedback.withLock { $0.estimate(peer: peer, bitsPerSecond: bitsPerSecond) }
+    }
+
+    /// One of `peer`'s video reception reports (its `fractionLost`), for the loss-based rate.
+    public func lossReport(peer: UInt64, fractionLost: UInt8) {
+        feedback.withLock { $0.lossReport(peer: peer, fractionLost: fractionLost) }
+    }
+
+    /// `peer` left: its reports no longer hold the others back.
+    public func forget(peer: UInt64) {
+        feedback.withLock { $0.remove(peer: peer) }
+    }
+
+    /// The rate the encoder runs at now.
+    public var targetKbps: Int { feedback.withLock { $0.targetKbps } }
+
+    public var framesEncoded: Int { encodedCount.load(ordering: .relaxed) }
+    public var framesCaptured: Int { capturedCount.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    // MARK: Threads
+
+    /// A capture thread around `ReopeningVideoSource`: a camera lost mid-run (unplug, USB reset) is reopened
+    /// with backoff. A camera that cannot be opened at all, or fails otherwise, is a logged fault, and the
+    /// test pattern takes its place so calls still have a picture.
+    private func startCapture(makeSource: @escaping @Sendable () -> any VideoSource, name: String) {
+        let logger = self.logger
+        let thread = VideoCaptureThread(
+            name: name,
+            makeSource: {
+                ReopeningVideoSource(wrapping: makeSource()) { event in
+                    switch event {
+                    case .lost(let error): logger.warning("camera lost; reopening", metadata: ["error": "\(error)"])
+                    case .reopenFailed(let error, let attempt):
+                        logger.debug("camera reopen failed", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+                    case .reopened(let attempts): logger.notice("camera back after \(attempts) reopen attempt(s)")
+                    }
+                }
+            },
+            deliver: { [weak self] frame in
+                guard let self else { return }
+                capturedCount.add(1, ordering: .relaxed)
+                frames.put(frame)
+            },
+            onFinish: { [weak self] error in
+                guard let self, let error, !self.isStopped else { return }
+                self.cameraFailed(error)
+            })
+        captureThreads.withLock { $0.append(thread) }
+        if isStopped { thread.stop() }
+    }
+
+    private func cameraFailed(_ error: VideoSourceError) {
+        logger.error("camera fault; sending the test pattern instead", metadata: ["error": "\(error)"])
+        let (width, height, fps) = (settings.width, settings.height, settings.fps)
+        startCapture(makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
+                     name: "intercom-placeholder")
+    }
+
+    private func reportReady() {
+        guard !readyReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        onReady()
+    }
+
+    private func encodeVideo() {
+        do {
+            var configuration = VP8EncoderConfiguration(width: settings.width, height: settings.height,
+                                                        framesPerSecond: settings.fps,
+                                                        targetBitrateKbps: settings.bitrateKbps)
+            // A nearly static picture must not make rate control skip frames.
+            configuration.dropFrameThreshold = 0
+            let encoder = try VP8Encoder(configuration: configuration)
+            while !isStopped {
+                // A bounded wait, so a stop is noticed while the camera is away.
+                guard let frame = frames.take(timeout: .milliseconds(500)) else { continue }
+                let (target, force) = feedback.withLock { ($0.targetKbps, $0.takeKeyframeRequest()) }
+                if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
+                let encodeStart = ContinuousClock.now
+                let encodeCPUStart = CPUClock.thread()
+                let packets = try encoder.encode(frame, forceKeyframe: force)
+                metrics?.frameEncoded(in: ContinuousClock.now - encodeStart, cpu: CPUClock.thread() - encodeCPUStart)
+                for encoded in packets {
+                    encodedCount.add(1, ordering: .relaxed)
+                    video.publish(encoded)
+                }
+                if !packets.isEmpty { reportReady() }
+            }
+        } catch {
+            logger.error("video pipeline stopped", metadata: ["error": "\(error)"])
+            reportReady()  // calls go on without video; READY must not wait for a picture that cannot come
+        }
+    }
+
+    private func encodeAudio() {
+        do {
+            let encoder = try OpusEncoder(configuration: OpusConfiguration())
+            let samples = encoder.configuration.samplesPerFrame
+            if case .alsa(let device, let configurationText) = settings.microphone {
+                let microphone = MicrophoneCapture(device: device, configurationText: configurationText,
+                                                   samplesPerFrame: samples, echoCanceller: echoCanceller,
+                                                   logger: logger)
+                while !isStopped {
+                    let (pcm, xruns) = microphone.next()
+                    if xruns > 0 { metrics?.audioXruns(xruns, direction: "capture") }
+                    audio.publish(try encoder.encode(pcm))
+                }
+                return
+            }
+            let (hertz, amplitude) = if case .testTone(let hertz) = settings.microphone { (hertz, 0.3) } else { (440.0, 0.0) }
+            var tone = ToneGenerator(frequency: hertz, amplitude: amplitude, sampleRate: 48_000, channels: 1)
+            var deadline = MonotonicClock.now()
+            while !isStopped {
+                audio.publish(try encoder.encode(tone.next(frames: samples)))
+                deadline += encoder.configuration.frameDuration
+                MonotonicClock.sleep(until: deadline)
+            }
+        } catch {
+            logger.error("audio pipeline stopped", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// The pipeline's one `EncoderFeedback`, shared by the peers' report handlers, the broadcaster's keyframe
+/// requests and the VP8 thread.
+final class SharedEncoderFeedback: Sendable {
+    private let state: Mutex<EncoderFeedback>
+
+    init(_ feedback: EncoderFeedback) {
+        state = Mutex(feedback)
+    }
+
+    func withLock<Result: Sendable>(_ body: (inout EncoderFeedback) -> Result) -> Result {
+        state.withLock { body(&$0) }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import IntercomAgent
+import Logging
+import Media
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// The production `MediaService` under a real service group: camera faults, the placeholder, READY.
+@Suite(.timeLimit(.minutes(1))) struct MediaServiceTests {
+    static let logger = Logger(label: "media-service-test")
+
+    /// A small, fast pipeline whose camera is `makeSource`; no microphone.
+    static func settings(_ makeSource: @escaping @Sendable () -> any VideoSource) -> MediaService.Settings {
+        var settings = MediaService.Settings(width: 160, height: 120, fps: 15, bitrateKbps: 150, makeSource: makeSource)
+        settings.microphone = .silence
+        return settings
+    }
+
+    /// Runs `media` in a service group for the body, then shuts the group down gracefully.
+    static func running(_ media: MediaService, _ body: () async throws -> Void) async throws {
+        let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: logger))
+        let running = Task { try await group.run() }
+        do {
+            try await body()
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// When each encoded frame arrived, in seconds since the subscription, until `count` or `seconds`.
+    static func arrivals(_ media: MediaService, count: Int, within seconds: Double) async -> [Double] {
+        let subscription = media.video.subscribe(bufferDepth: 8)
+        let start = ContinuousClock.now
+        var times: [Double] = []
+        for await _ in subscription.frames {
+            let elapsed = ContinuousClock.now - start
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            if times.count >= count || times.last! > seconds { break }
+        }
+        subscription.cancel()
+        return times
+    }
+
+    /// A camera unplugged mid-stream (ENODEV from DQBUF, then two failing opens while the node is gone) and
+    /// back: `ReopeningVideoSource` inside the service reopens it and frames resume within 5 s.
+    @Test func aCameraUnpluggedAndBackResumesFramesWithinFiveSeconds() async throws {
+        let ready = ReadyFlag()
+        let media = MediaService(
+            settings: Self.settings {
+                FaultInjectingVideoSource(
+                    wrapping: TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)),
+                    failAfterFrames: 30, failingOpens: 2)
+            },
+            logger: Self.logger, onReady: { ready.set() })
+        try await Self.running(media) {
+            let times = await Self.arrivals(media, count: 60, within: 12)
+            #expect(times.count == 60, "only \(times.count) frames in 12 s")
+            let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+            let longest = gaps.max() ?? 0
+            // 15 fps: frames 67 ms apart; the unplug shows as one long gap (backoff 0.25 + 0.5 + 1 s).
+            #expect(longest > 0.5, "no gap: the fault was not injected (longest gap \(longest) s)")
+            #expect(longest < 5, "frames took \(longest) s to resume after the unplug")
+            #expect(gaps.filter { $0 > 0.5 }.count == 1, "\(gaps.filter { $0 > 0.5 })")
+            #expect(ready.isSet, "READY was not reported after the first frame")
+        }
+        #expect(media.framesEncoded >= 60)
+    }
+
+    /// A camera that cannot be opened at all is a logged fault: the test pattern is sent instead and READY
+    /// still comes, so the device answers calls with a picture rather than never becoming ready.
+    @Test func aCameraThatCannotBeOpenedFallsBackToTheTestPatternAndStillReportsReady() async throws {
+        let ready = ReadyFlag()
+        let media = MediaService(
+            settings: Self.settings { V4L2CaptureSource(path: "/nonexistent/video-for-test", width: 160, height: 120) },
+            logger: Self.logger, onReady: { ready.set() })
+        try await Self.running(media) {
+            let times = await Self.arrivals(media, count: 15, within: 5)
+            #expect(times.count == 15, "only \(times.count) placeholder frames in 5 s")
+            #expect(ready.isSet)
+        }
+    }
+
+    /// Stopping the group ends every subscriber's stream (nothing waits for frames that will not come).
+    @Test func gracefulShutdownFinishesTheSubscriptions() async throws {
+        let media = MediaService(settings: Self.settings { TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)) },
+                                 logger: Self.logger)
+        let subscription = media.video.subscribe()
+        let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: Self.logger))
+        let running = Task { try await group.run() }
+        var iterator = subscription.frames.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        var remaining = 0
+        while await iterator.next() != nil { remaining += 1 }
+        #expect(remaining <= 1, "the stream did not finish at shutdown")
+    }
+}
+
+/// Whether `onReady` ran.
+final class ReadyFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+}
