@@ -34,6 +34,6 @@ public struct AsyncHTTPParseTransport: ParseHTTPTransport {
         let body = try await response.body.collect(upTo: Self.maxResponseBytes)
         return ParseHTTPResponse(
             status: Int(response.status.code), body: Array(body.readableBytesView),
-            retryAfter: response.headers.first(name: "Retry-After"))
+            retryAfter: response.headers.first(name: "Retry-After"), date: response.headers.first(name: "Date"))
     }
 }

@@ -12,10 +12,13 @@ public struct ParseHTTPResponse: Sendable, Equatable {
     public var status: Int
     public var body: [UInt8]
     public var retryAfter: String?
+    /// The `Date` header: when the server answered, by its clock.
+    public var date: String?
 
-    public init(status: Int, body: [UInt8], retryAfter: String? = nil) {
+    public init(status: Int, body: [UInt8], retryAfter: String? = nil, date: String? = nil) {
         self.status = status
         self.body = body
         self.retryAfter = retryAfter
+        self.date = date
     }
 }

@@ -45,6 +45,9 @@ public actor ParseRESTClient {
 
     public var sessionToken: String? { settings.sessionToken }
 
+    /// The server's clock as its responses' `Date` headers show it (call rows carry server times).
+    public private(set) var serverClock = ServerClockEstimate()
+
     /// Sends the request `make` builds and decodes the answer as `T`. `make` is called again after a
     /// re-login (the new token changes the headers) with the same request id.
     public func send<T: Decodable & Sendable>(
@@ -59,7 +62,9 @@ public actor ParseRESTClient {
             let outcome: AttemptOutcome
             var response: ParseHTTPResponse?
             do {
+                let sentAt = Date()
                 let received = try await transport.execute(request, baseURL: baseURL, timeout: attemptTimeout)
+                if let date = received.date { serverClock.record(dateHeader: date, sentAt: sentAt, receivedAt: Date()) }
                 response = received
                 outcome = .received(status: received.status, body: received.body, retryAfterHeader: received.retryAfter)
             } catch {

@@ -79,8 +79,14 @@ class Run:
         self.workdir = tempfile.mkdtemp(prefix="intercom-two-devices-")
         self.processes = []
 
+    # (callee, caller) per round: each device is called once.
+    rounds = (("A", "B"), ("B", "A"))
+
     def check(self, name, ok, detail=""):
         return self.checks.check(name, ok, detail)
+
+    def after_call(self, callee_config):
+        """Runs after each round's call while the callee still runs (variants add checks here)."""
 
     def start(self, argv, label):
         process = LoggedProcess(argv, self.workdir, label)
@@ -90,8 +96,8 @@ class Run:
     def round(self, callee_key, caller_key, server):
         callee, caller = DEVICES[callee_key], DEVICES[caller_key]
         label = f"{caller['title']} → {callee['title']}"
-        agent = self.start([self.intercomd_bin, "run", "--config", config(self.workdir, callee_key, server)],
-                           f"agent-{callee_key}")
+        callee_config = config(self.workdir, callee_key, server)
+        agent = self.start([self.intercomd_bin, "run", "--config", callee_config], f"agent-{callee_key}")
         ready = agent.wait_line(r"ready: idle", 30)
         if not self.check(f"[{label}] the callee's intercomd run registers and is ready", ready,
                           ready.group(0) if ready else " | ".join(agent.tail(5))):
@@ -132,6 +138,7 @@ class Run:
                    heard and near(int(heard.group(1)), caller["tone"]) and packets and int(packets.group(1)) >= 400
                    and seen and (seen.group(1), seen.group(2)) == ("640", "480") and seen_frames
                    and int(seen_frames.group(1)) >= 200, text or "no 'call media ended' line")
+        self.after_call(callee_config)
         result = agent.stop()
         self.check(f"[{label}] the callee stops cleanly on SIGINT", result and result[0], result[1] if result else "")
 
@@ -150,8 +157,8 @@ class Run:
             if not self.check("intercom-server starts", listening, " | ".join(server.tail(5))):
                 return self.checks
             base = f"http://{listening.group(1)}:{listening.group(2)}"
-            self.round("A", "B", base)
-            self.round("B", "A", base)
+            for callee, caller in self.rounds:
+                self.round(callee, caller, base)
         except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure, never a skip
             self.check("two-devices harness", False, f"{type(e).__name__}: {e}")
         finally:

@@ -52,6 +52,20 @@ public struct PresenceService: Service {
         await unregister(objectId)
     }
 
+    /// Publishes how far the backend's clock is from ours, and logs when that crosses the warning line.
+    private func noteClockSkew() async {
+        guard let skew = await session.client.serverClock.offsetSeconds else { return }
+        let wasWarning = await status?.clockSkewSeconds.map { abs($0) > AgentStatusBoard.clockSkewWarning } ?? false
+        await status?.setClockSkew(skew)
+        let isWarning = abs(skew) > AgentStatusBoard.clockSkewWarning
+        if isWarning, !wasWarning {
+            let direction = skew > 0 ? "ahead of" : "behind"
+            logger.warning("the backend's clock is \(Int(skew.rounded())) s \(direction) this device's; calls are timed on the backend's clock, but check NTP on both")
+        } else if !isWarning, wasWarning {
+            logger.notice("the device's and the backend's clocks agree again (\(Int(skew.rounded())) s)")
+        }
+    }
+
     /// Registers and heartbeats until cancelled (graceful shutdown); returns the row's objectId, if any.
     private func keepRegistered() async -> String? {
         var objectId: String?
@@ -62,6 +76,7 @@ public struct PresenceService: Service {
                 if failures > 0 { logger.info("registered again after \(failures) failed attempt(s)") }
                 failures = 0
                 await status?.setRegistered(true)
+                await noteClockSkew()
                 await readiness?.markReady("backend")
                 try? await Task.sleep(for: heartbeat)
             } catch {

@@ -165,7 +165,10 @@ public actor CallCoordinator {
                 signalURL: signalURL, publisherToken: row.publisherToken, subscriberToken: row.subscriberToken,
                 iceServers: row.iceServers ?? []))
         }
-        let remaining = row.expiresAt.map { $0.date.timeIntervalSinceNow } ?? 60
+        // The row's expiry is the server's time: compare it with the server's clock, not the device's
+        // (a board without a real-time clock can be minutes off, and every row would look expired).
+        let serverNow = await placer.session.client.serverClock.serverTime(at: Date())
+        let remaining = row.expiresAt.map { $0.date.timeIntervalSince(serverNow) } ?? 60
         let call = IncomingCall(
             rowID: row.objectId, sessionID: sessionID, callerID: row.callerID,
             callerTitle: row.callerTitle ?? row.callerID,

@@ -85,6 +85,9 @@ public final class AgentMetrics: Sendable {
         Meter(label: "intercom_registered", factory: factory).set(status.registered ? 1 : 0)
         Meter(label: "intercom_livequery_up", factory: factory).set(status.liveQueryUp ? 1 : 0)
         Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
+        if let skew = status.clockSkewSeconds {
+            Meter(label: "intercom_clock_skew_seconds", factory: factory).set(skew)
+        }
         if let temperatureCelsius {
             Meter(label: "intercom_cpu_temperature_celsius", factory: factory).set(temperatureCelsius)
         }

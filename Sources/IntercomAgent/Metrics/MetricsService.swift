@@ -71,6 +71,10 @@ struct HealthReport: Codable, Equatable {
     var call: String
     var callsReceived: Int
     var line: String
+    /// Seconds the backend's clock is ahead of the device's; absent before the first answer.
+    var clockSkewSeconds: Double?
+    /// Problems that do not stop calls (`clock_skew`); the status stays `ok`.
+    var warnings: [String]
 
     init(_ snapshot: AgentStatusSnapshot) {
         status = snapshot.registered ? "ok" : "offline"
@@ -79,5 +83,7 @@ struct HealthReport: Codable, Equatable {
         call = snapshot.callState
         callsReceived = snapshot.callsReceived
         line = snapshot.line
+        clockSkewSeconds = snapshot.clockSkewSeconds.map { ($0 * 10).rounded() / 10 }
+        warnings = snapshot.warnings
     }
 }
