@@ -98,14 +98,18 @@ public actor CallCoordinator {
     private func startLoopIfNeeded() {
         guard loop == nil else { return }
         loop = Task {
+            var shutDown = false
             for await (input, done) in inbox {
-                await handle(input)
+                // After the shutdown the inbox is finished; what was queued behind it is released unhandled.
+                if !shutDown {
+                    await handle(input)
+                    if case .shutdown = input {
+                        shutDown = true
+                        inboxSink.finish()
+                    }
+                }
                 done?.resume()
-                if case .shutdown = input { break }
             }
-            inboxSink.finish()
-            // Anyone who queued behind the shutdown is released.
-            for await (_, done) in inbox { done?.resume() }
         }
     }
 
@@ -139,6 +143,7 @@ public actor CallCoordinator {
             }
             rooms[sessionID] = CallRoom(route: route)
             await feed(.outgoingCallCreated(request: request, rowID: rowID, sessionID: sessionID))
+            dropRoomIfUnused(sessionID)  // the call was cancelled while its row was being created
         case .outgoing(let request, .failed(let reason)):
             await feed(.outgoingCallFailed(request: request, reason: reason))
         case .leaveDeadline(let sessionID):
@@ -175,8 +180,11 @@ public actor CallCoordinator {
             expiresAt: now + .milliseconds(Int64(max(remaining, 0) * 1000)),
             wantsVideo: row.isVideo ?? true, wantsAudio: row.isAudio ?? true)
         await feed(.incomingCall(call, localTime: Self.localTime()))
-        // A row the machine did not take into a room (the same call again, or refused without a word)
-        // leaves no room behind.
+        dropRoomIfUnused(sessionID)  // the same call again, or refused without a word
+    }
+
+    /// A room the machine neither joined nor holds as its call is forgotten.
+    private func dropRoomIfUnused(_ sessionID: String) {
         if let room = rooms[sessionID], room.connection == nil, machine.state.context?.sessionID != sessionID {
             rooms[sessionID] = nil
         }
