@@ -1,3 +1,5 @@
+// alsa-lib's variadic error handler as a plain C function (Swift cannot implement a variadic callback).
+// Each function mirrors one C call; the `CIntercomShims_` prefix marks every shim function in the package.
 #pragma once
 #include <alsa/asoundlib.h>
 

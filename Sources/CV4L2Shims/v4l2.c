@@ -1,4 +1,4 @@
-#include "CIntercomShims_v4l2.h"
+#include "CV4L2Shims.h"
 #include <libv4l2.h>
 #include <sys/ioctl.h>
 

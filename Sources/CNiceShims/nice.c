@@ -1,4 +1,4 @@
-#include "CIntercomShims_nice.h"
+#include "CNiceShims.h"
 
 gulong CIntercomShims_nice_connect_gathering_done(NiceAgent *agent, CIntercomShims_nice_gathering_done_handler handler,
                                                   gpointer context) {

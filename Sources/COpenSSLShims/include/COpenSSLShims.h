@@ -1,3 +1,5 @@
+// OpenSSL's macros, variadic functions and callbacks for DTLS as plain C functions (Swift cannot import them).
+// Each function mirrors one C call; the `CIntercomShims_` prefix marks every shim function in the package.
 #pragma once
 #include <stdint.h>
 #include <openssl/ssl.h>
@@ -33,3 +35,10 @@ EVP_PKEY *CIntercomShims_EVP_EC_gen(const char *curve);
 /// (RFC 6347 §4.2.4.1). The callback has no user pointer, so the value lives in the SSL's ex_data.
 /// Values under 20 ms are raised to 20 ms: OpenSSL treats less than 15 ms left as already expired.
 int CIntercomShims_DTLS_set_initial_timeout(SSL *ssl, unsigned int initial_microseconds);
+
+/// `DTLSv1_get_timeout` is a macro around `SSL_ctrl`. Returns 1 and fills `*microseconds` when a timer runs.
+long CIntercomShims_DTLSv1_get_timeout(SSL *ssl, long *microseconds);
+/// `DTLSv1_handle_timeout` is a macro around `SSL_ctrl`.
+long CIntercomShims_DTLSv1_handle_timeout(SSL *ssl);
+/// `BIO_set_mem_eof_return` is a macro around `BIO_ctrl`.
+long CIntercomShims_BIO_set_mem_eof_return(BIO *bio, long value);

@@ -1,3 +1,5 @@
+// V4L2's variadic ioctl and its function-like VIDIOC_* macros as plain C (Swift cannot import them).
+// Each function mirrors one C call; the `CIntercomShims_` prefix marks every shim function in the package.
 #pragma once
 #include <linux/videodev2.h>
 

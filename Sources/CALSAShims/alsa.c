@@ -1,4 +1,4 @@
-#include "CIntercomShims_alsa.h"
+#include "CALSAShims.h"
 
 static void CIntercomShims_snd_lib_error_drop(const char *file, int line, const char *function, int err,
                                               const char *fmt, ...) {

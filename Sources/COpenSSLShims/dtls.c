@@ -1,4 +1,4 @@
-#include "CIntercomShims_dtls.h"
+#include "COpenSSLShims.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,3 +149,14 @@ int CIntercomShims_DTLS_set_initial_timeout(SSL *ssl, unsigned int initial_micro
     DTLS_set_timer_cb(ssl, doubling_timer);
     return 1;
 }
+
+// ── DTLS timers and memory BIOs (macros around SSL_ctrl and BIO_ctrl) ───────────────────────────────
+
+long CIntercomShims_DTLSv1_get_timeout(SSL *ssl, long *microseconds) {
+    struct timeval timeout = {0, 0};
+    long running = DTLSv1_get_timeout(ssl, &timeout);
+    *microseconds = (long)timeout.tv_sec * 1000000L + (long)timeout.tv_usec;
+    return running;
+}
+long CIntercomShims_DTLSv1_handle_timeout(SSL *ssl) { return DTLSv1_handle_timeout(ssl); }
+long CIntercomShims_BIO_set_mem_eof_return(BIO *bio, long value) { return BIO_set_mem_eof_return(bio, value); }

@@ -1,4 +1,4 @@
-#include "CIntercomShims_net.h"
+#include "CNiceShims.h"
 
 NiceAgent *CIntercomShims_nice_agent_new(GMainContext *context, gboolean controlling) {
     // No NICE_AGENT_OPTION_CONSENT_FRESHNESS: libnice 0.1.21 (Debian 12) expires consent after 10 s instead of
@@ -11,12 +11,3 @@ NiceAgent *CIntercomShims_nice_agent_new(GMainContext *context, gboolean control
     return agent;
 }
 void CIntercomShims_nice_agent_unref(NiceAgent *agent) { g_object_unref(agent); }
-
-long CIntercomShims_DTLSv1_get_timeout(SSL *ssl, long *microseconds) {
-    struct timeval timeout = {0, 0};
-    long running = DTLSv1_get_timeout(ssl, &timeout);
-    *microseconds = (long)timeout.tv_sec * 1000000L + (long)timeout.tv_usec;
-    return running;
-}
-long CIntercomShims_DTLSv1_handle_timeout(SSL *ssl) { return DTLSv1_handle_timeout(ssl); }
-long CIntercomShims_BIO_set_mem_eof_return(BIO *bio, long value) { return BIO_set_mem_eof_return(bio, value); }

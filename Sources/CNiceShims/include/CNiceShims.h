@@ -1,5 +1,13 @@
+// libnice's macros, variadic GObject calls and signals as plain C functions (Swift cannot import them).
+// Each function mirrors one C call; the `CIntercomShims_` prefix marks every shim function in the package.
 #pragma once
 #include <nice/agent.h>
+
+/// `nice_agent_new_full` plus the `g_object_set` (variadic) properties a WebRTC endpoint needs:
+/// RFC 5245 compatibility, full mode, trickle, consent freshness, no UPnP, no ICE-TCP.
+NiceAgent *CIntercomShims_nice_agent_new(GMainContext *context, gboolean controlling);
+/// `g_object_unref` takes a gpointer; exposed typed so Swift does not juggle OpaquePointer casts.
+void CIntercomShims_nice_agent_unref(NiceAgent *agent);
 
 // ── libnice signals as typed callbacks ────────────────────────────────────────────────────────────
 // `g_signal_connect` is a macro over `g_signal_connect_data`, whose handler is an untyped `GCallback`.
