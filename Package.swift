@@ -183,14 +183,31 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
+        // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "IntercomServer", "IntercomTestSupport", "ParseClient", "ParseWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/ServerTestSupport"
+        ),
         .testTarget(
             name: "ParseClientTests",
             dependencies: [
-                "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
-                "CallCore", "GPIO", "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport",
+                "ParseClient", "ParseWire", "ServerTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "IntercomAgentTests",
+            dependencies: [
+                "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
+                "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport", "ServerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -9,6 +9,7 @@ import IntercomTestSupport
 import Logging
 import ParseClient
 import ParseWire
+import ServerTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing

@@ -8,22 +8,22 @@ import ServiceLifecycle
 import Synchronization
 
 /// A real `intercom-server` on 127.0.0.1 (a free port) over a fresh database, for tests that speak to it
-/// over real sockets the way the agent does.
-struct RunningServer: Sendable {
-    let port: Int
-    let backend: IntercomBackend?
+/// over real sockets the way the agent does (shared by ParseClientTests and IntercomAgentTests).
+public struct RunningServer: Sendable {
+    public let port: Int
+    public let backend: IntercomBackend?
 
-    var serverURL: String { "http://127.0.0.1:\(port)/parse" }
-    var liveQueryURL: String { "ws://127.0.0.1:\(port)/parse" }
+    public var serverURL: String { "http://127.0.0.1:\(port)/parse" }
+    public var liveQueryURL: String { "ws://127.0.0.1:\(port)/parse" }
 
-    static let logger: Logger = {
+    public static let logger: Logger = {
         var logger = Logger(label: "parse-client-test")
         logger.logLevel = .critical
         return logger
     }()
 
     /// Runs `body` against a server started for it, then stops the server.
-    static func with<Value: Sendable>(
+    public static func with<Value: Sendable>(
         port requestedPort: Int = 0, database: String? = nil, clock: ServerClock = .system,
         configure adjust: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (RunningServer) async throws -> Value
@@ -56,12 +56,12 @@ struct RunningServer: Sendable {
     }
 
     /// The address of a server that is not running now (for outage tests).
-    static func placeholder(_ port: Int) -> RunningServer {
+    public static func placeholder(_ port: Int) -> RunningServer {
         RunningServer(port: port, backend: nil)
     }
 
     /// A REST client as the agent builds it, logged in anonymously with `anonymousId`.
-    func anonymousClient(_ anonymousId: String = UUID().uuidString.lowercased()) async throws -> (ParseRESTClient, UserResponse) {
+    public func anonymousClient(_ anonymousId: String = UUID().uuidString.lowercased()) async throws -> (ParseRESTClient, UserResponse) {
         let client = ParseRESTClient(
             serverURL: serverURL,
             settings: ParseClientSettings(applicationId: "intercom", installationId: UUID().uuidString.lowercased(),
@@ -77,17 +77,19 @@ struct RunningServer: Sendable {
 }
 
 /// The system clock plus an offset the test moves (to let tokens and rings expire).
-final class ShiftedClock: Sendable {
+public final class ShiftedClock: Sendable {
     private let offset = Mutex<Double>(0)
 
-    func advance(seconds: Double) { offset.withLock { $0 += seconds } }
+    public init() {}
 
-    var serverClock: ServerClock {
+    public func advance(seconds: Double) { offset.withLock { $0 += seconds } }
+
+    public var serverClock: ServerClock {
         ServerClock { [self] in Date().addingTimeInterval(offset.withLock { $0 }) }
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

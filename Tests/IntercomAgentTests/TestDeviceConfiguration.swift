@@ -1,4 +1,5 @@
 import IntercomConfig
+import ServerTestSupport
 
 /// A device configuration for tests: "Gate 3" at 52.52, 13.405 with its backend at `serverURL`, plus `extra`
 /// TOML (call policy, GPIO lines…), loaded the way `intercomd` loads its file.

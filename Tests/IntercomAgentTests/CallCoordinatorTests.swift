@@ -3,6 +3,7 @@ import Foundation
 import IntercomAgent
 import ParseClient
 import ParseWire
+import ServerTestSupport
 import Synchronization
 import Testing
 
