@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "intercomd", targets: ["intercomd"]),
         .executable(name: "intercom-server", targets: ["intercom-server"]),
+        .executable(name: "intercom-dev", targets: ["intercom-dev"]),
         // Parsers exposed for the fuzzing package in FuzzTesting/.
         .library(name: "IntercomConfig", targets: ["IntercomConfig"]),
         .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
@@ -134,11 +135,23 @@ let package = Package(
             // The web caller: static files served at `/`, copied next to the executables by `swift build`.
             resources: [.copy("WebCaller")]
         ),
+        // The device binary: only what a device runs. It must not link IntercomServer, GRDB or JWTKit
+        // (`scripts/test.sh binary-contents` fails if it does); `intercomd demo` runs `intercom-server` as a
+        // child process instead.
         .executableTarget(
             name: "intercomd",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "ControlsCore", "WebRTC",
-                "IntercomServer", "ParseClient", "ParseWire",
+                "CallCore", "ParseClient", "ParseWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Developer and benchmark commands that embed the server or exist for tests: bench-backend, webrtc-send.
+        .executableTarget(
+            name: "intercom-dev",
+            dependencies: [
+                "IntercomServer", "IntercomAgent", "IntercomPlatform", "Media", "WebRTC", "ParseClient", "ParseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -9,7 +9,7 @@ import ParseWire
 import ServiceLifecycle
 import Synchronization
 
-/// The moving parts of `intercomd bench-backend`: an embedded server on a free loopback port and the
+/// The moving parts of `intercom-dev bench-backend`: an embedded server on a free loopback port and the
 /// agent's own client code talking to it.
 final class BackendBench: Sendable {
     let serverURL: String

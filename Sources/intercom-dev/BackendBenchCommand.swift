@@ -4,7 +4,7 @@ import Glibc
 import IntercomServer
 import Logging
 
-/// `intercomd bench-backend`: the backend figures of the backend issue, measured against an embedded
+/// `intercom-dev bench-backend`: the backend figures of the backend issue, measured against an embedded
 /// `intercom-server` on loopback — call row → agent delivery through LiveQuery, `$nearSphere` latency
 /// at 10k and 100k `ActiveUsers` rows, and LiveQuery fan-out to many subscribed sockets.
 struct BackendBenchCommand: AsyncParsableCommand {

@@ -10,7 +10,7 @@ import ParseWire
 import Synchronization
 import WebRTC
 
-/// `intercomd webrtc-send`: the device side of a real call, for interop tests with a browser. Logs in
+/// `intercom-dev webrtc-send`: the device side of a real call, for interop tests with a browser. Logs in
 /// anonymously, prints its userID, waits for an `ActiveSessions` row addressed to it, joins the row's
 /// signaling room with the publisher token and answers the caller's offer with a `PeerConnection` that
 /// streams the moving test pattern (VP8) and a 440 Hz tone (Opus). One status line per second.
@@ -42,7 +42,7 @@ struct WebRTCSendCommand: AsyncParsableCommand {
             serverURL: server,
             settings: ParseClientSettings(
                 applicationId: "intercom", installationId: UUID().uuidString.lowercased(),
-                clientVersion: "intercomd-webrtc-send"),
+                clientVersion: "intercom-dev-webrtc-send"),
             logger: logger)
         let user = try await client.send(UserResponse.self) {
             $0.anonymousLogin(anonymousId: UUID().uuidString.lowercased(), requestId: $1)
@@ -56,7 +56,7 @@ struct WebRTCSendCommand: AsyncParsableCommand {
         }
         Terminal.out("webrtc-send: call \(row.objectId) from \(row.callerID), joining \(signalURL)")
         var call = WebRTCSendCall(
-            signaling: SignalingConnection(url: signalURL, token: token, name: "intercomd webrtc-send", logger: logger),
+            signaling: SignalingConnection(url: signalURL, token: token, name: "intercom-dev webrtc-send", logger: logger),
             iceServers: row.iceServers ?? [], bitrateKbps: bitrate, fps: fps, streamSeconds: seconds)
         let outcome = await call.run()
         Terminal.out("webrtc-send: ended: \(outcome.reason)")

@@ -2,12 +2,12 @@ import Glibc
 
 /// Output helpers, unbuffered so that a test reading a pipe sees each line at once. Problems go to standard
 /// error so that scripts can capture the report separately.
-enum Terminal {
-    static func out(_ line: String) {
+public enum Terminal {
+    public static func out(_ line: String) {
         write(line, to: STDOUT_FILENO)
     }
 
-    static func error(_ line: String) {
+    public static func error(_ line: String) {
         write(line, to: STDERR_FILENO)
     }
 
