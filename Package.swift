@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Intercom: a video intercom device agent (`intercomd`) and its self-hosted backend (`intercom-server`).
-// Layout: C libraries come from Debian 12 through `.systemLibrary` targets; `CIntercomShims` adapts the
-// macros, variadic functions and callbacks Swift cannot import; every concern is its own Swift target.
+// Layout: C libraries come from Debian 12 through `.systemLibrary` targets; one `C…Shims` target per library
+// adapts the macros, variadic functions and callbacks Swift cannot import; every concern is its own Swift target.
 import PackageDescription
 
 /// A Debian 12 C library linked through pkg-config.
@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "intercomd", targets: ["intercomd"]),
         .executable(name: "intercom-server", targets: ["intercom-server"]),
+        .executable(name: "intercom-dev", targets: ["intercom-dev"]),
         // Parsers exposed for the fuzzing package in FuzzTesting/.
         .library(name: "IntercomConfig", targets: ["IntercomConfig"]),
         .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
@@ -45,11 +46,17 @@ let package = Package(
         debianLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
         // A C++ API: only its pkg-config flags, for the C shim below.
         debianLibrary("CWebRTCAPM", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
-        // Macros, variadic functions and callbacks of the libraries above, as plain C functions.
-        .target(
-            name: "CIntercomShims",
-            dependencies: ["CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL"]
-        ),
+        // Macros, variadic functions and callbacks Swift cannot import, as plain C functions: one shim target per
+        // library, depending on that library alone, so a Swift target links only the libraries it uses. Every
+        // shim function keeps the `CIntercomShims_` prefix (one namespace for all shims in a symbol table).
+        .target(name: "CV4L2Shims", dependencies: ["CV4L2"]),
+        .target(name: "CALSAShims", dependencies: ["CALSA"]),
+        .target(name: "CVPXShims", dependencies: ["CVPX"]),
+        .target(name: "COpusShims", dependencies: ["COpus"]),
+        .target(name: "CNiceShims", dependencies: ["CNice"]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        // glibc functions Swift's Glibc module does not import (mallinfo2).
+        .target(name: "CLibcShims"),
         // webrtc-audio-processing's C++ echo canceller as C functions on an opaque handle. SwiftPM drops
         // pkg-config's -D flags, so the defines its headers need are repeated here.
         .target(
@@ -86,18 +93,19 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: [
-                "IntercomPlatform", "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus", "CWebRTCAudioProcessing",
+                "IntercomPlatform", "CV4L2", "CV4L2Shims", "CALSA", "CALSAShims", "CVPX", "CVPXShims", "COpus", "COpusShims",
+                "CWebRTCAudioProcessing",
             ]
         ),
         // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.
         .target(
             name: "WebRTC",
-            dependencies: ["IntercomPlatform", "WebRTCCore", "CIntercomShims", "CNice", "CSRTP", "COpenSSL"]
+            dependencies: ["IntercomPlatform", "WebRTCCore", "CNice", "CNiceShims", "CSRTP", "COpenSSL", "COpenSSLShims"]
         ),
         // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
         .target(name: "ControlsCore"),
         // Buttons, LEDs and the door relay through libgpiod.
-        .target(name: "GPIO", dependencies: ["IntercomPlatform", "ControlsCore", "CIntercomShims", "CGPIOD"]),
+        .target(name: "GPIO", dependencies: ["IntercomPlatform", "ControlsCore", "CGPIOD"]),
         // The agent's services: registration, call intake, call, media, controls, metrics, watchdog.
         .target(
             name: "IntercomAgent",
@@ -127,11 +135,23 @@ let package = Package(
             // The web caller: static files served at `/`, copied next to the executables by `swift build`.
             resources: [.copy("WebCaller")]
         ),
+        // The device binary: only what a device runs. It must not link IntercomServer, GRDB or JWTKit
+        // (`scripts/test.sh binary-contents` fails if it does); `intercomd demo` runs `intercom-server` as a
+        // child process instead.
         .executableTarget(
             name: "intercomd",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "ControlsCore", "WebRTC",
-                "IntercomServer", "ParseClient", "ParseWire",
+                "CallCore", "ParseClient", "ParseWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Developer and benchmark commands that embed the server or exist for tests: bench-backend, webrtc-send.
+        .executableTarget(
+            name: "intercom-dev",
+            dependencies: [
+                "IntercomServer", "IntercomAgent", "IntercomPlatform", "Media", "WebRTC", "ParseClient", "ParseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -155,7 +175,8 @@ let package = Package(
             name: "NativeLibraryTests",
             dependencies: [
                 "Media", "GPIO", "WebRTC", "IntercomTestSupport",
-                "CIntercomShims", "CV4L2", "CALSA", "CVPX", "COpus", "CGPIOD", "CNice", "CSRTP", "COpenSSL",
+                "CV4L2", "CV4L2Shims", "CALSA", "CVPX", "CVPXShims", "COpus", "COpusShims", "CGPIOD", "CNice", "CNiceShims",
+                "CSRTP", "COpenSSL", "COpenSSLShims",
             ]
         ),
         .testTarget(name: "CallCoreTests", dependencies: ["CallCore", "IntercomTestSupport"]),
@@ -175,18 +196,35 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
+        // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "IntercomServer", "IntercomTestSupport", "ParseClient", "ParseWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/ServerTestSupport"
+        ),
         .testTarget(
             name: "ParseClientTests",
             dependencies: [
-                "ParseClient", "ParseWire", "IntercomServer", "IntercomAgent", "IntercomConfig", "IntercomPlatform",
-                "CallCore", "GPIO", "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport",
+                "ParseClient", "ParseWire", "ServerTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "IntercomAgentTests",
+            dependencies: [
+                "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
+                "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport", "ServerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "CIntercomShims"]),
+        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "CLibcShims"]),
         .testTarget(
             name: "IntercomdTests",
             dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig"]

@@ -1,155 +1,287 @@
 #!/usr/bin/env bash
 # The project's test command (README): one build, then every test stage. Fails on any compiler warning in
 # our own sources, any failed test, a systemd unit check or a fuzzer finding.
+#
+#   scripts/test.sh                      every stage, in the order of the table below
+#   scripts/test.sh STAGE...             only these stages (still in the table's order)
+#   scripts/test.sh --list               the stage names, what each needs and what it runs
+#   --intercomd PATH, --server PATH      the binaries every stage tests (default: the build's); intercom-dev
+#                                        is taken from next to intercomd
+#
+# A stage that needs the binaries or the test bundle gets them from the build stage, which runs once, first,
+# when it is named or when what a chosen stage needs is missing (existing binaries are used as they are:
+# name `build` too after changing sources). The last line is `tests: N passed, M failed`; the exit status is
+# non-zero on any failure. Full logs: $TEST_LOG_DIR (default .build/test-logs).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
+
+# ── The stages ─────────────────────────────────────────────────────────────────────────────────────────
+# name|needs|what it runs. needs: bin (intercomd, intercom-server, intercom-dev), tests (the test bundle), or -.
+# To add a stage: one line here (its place is its order) and a function stage_NAME below (dashes become
+# underscores) that calls `passed_checks N` or `failed_stage LABEL`.
+STAGES=(
+    "build|-|swift build --build-tests (fails on any compiler warning in Sources/ or Tests/)"
+    "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
+    "unit|tests|swift test on the host (the gpio-sim, vivid and snd-aloop tests run in the harness-tests stage)"
+    "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server)"
+    "interop|bin|WebRTC interop: headless Chromium plays intercom-dev webrtc-send's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
+    "e2e|bin|end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
+    "soak|bin|soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"
+    "two-devices|bin|two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
+    "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
+    "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
+    "turn|bin|TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
+    "units|bin|systemd units (systemd-analyze verify + security)"
+    "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
+    "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
+    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
+    "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
+    "fuzz|-|fuzzing (fixed budget per target)"
+)
+
+stage_names() { local entry; for entry in "${STAGES[@]}"; do echo "${entry%%|*}"; done; }
+stage_field() {  # stage_field NAME FIELD(2 = needs, 3 = description)
+    local entry
+    for entry in "${STAGES[@]}"; do
+        [ "${entry%%|*}" = "$1" ] && { echo "$entry" | cut -d'|' -f"$2"-; return; }
+    done
+}
+
+usage() {
+    echo "usage: scripts/test.sh [--intercomd PATH] [--server PATH] [STAGE...] | --list" >&2
+    echo "stages: $(stage_names | tr '\n' ' ')" >&2
+}
+
+# ── Arguments ──────────────────────────────────────────────────────────────────────────────────────────
+requested=()
+intercomd_option='' server_option=''
+while [ $# -gt 0 ]; do
+    case $1 in
+        --list)
+            for name in $(stage_names); do printf '%-16s %-6s %s\n' "$name" "$(stage_field "$name" 2 | cut -d'|' -f1)" "$(stage_field "$name" 3)"; done
+            exit 0 ;;
+        --intercomd|--server)
+            [ $# -ge 2 ] || { echo "test.sh: $1 needs a path" >&2; exit 2; }
+            if [ "$1" = --intercomd ]; then intercomd_option=$2; else server_option=$2; fi
+            shift 2 ;;
+        --intercomd=*) intercomd_option=${1#*=}; shift ;;
+        --server=*) server_option=${1#*=}; shift ;;
+        -h|--help) usage; exit 0 ;;
+        -*) echo "test.sh: unknown option $1" >&2; usage; exit 2 ;;
+        *)
+            if [ -z "$(stage_field "$1" 2)" ]; then
+                echo "test.sh: unknown stage \"$1\"" >&2
+                usage
+                exit 2
+            fi
+            requested+=("$1"); shift ;;
+    esac
+done
+selected=()
+for name in $(stage_names); do
+    if [ ${#requested[@]} -eq 0 ] || printf '%s\n' "${requested[@]}" | grep -Fxq "$name"; then selected+=("$name"); fi
+done
+
 logs=${TEST_LOG_DIR:-.build/test-logs}
 mkdir -p "$logs"
 failed=()
 passed=0
-
+passed_checks() { passed=$(( passed + ${1:-0} )); }
+failed_stage() { failed+=("$1"); }
 stage() { echo; echo "=== $1"; }
+absolute() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 
-stage "build (swift build --build-tests)"
-start=$(date +%s)
-echo "building everything once (a first build takes several minutes; full log: $logs/build.log)"
-swift build --build-tests > "$logs/build.log" 2>&1
-build_status=$?
-grep -E "error:|warning:|Build complete" "$logs/build.log" | grep -v "^\[" | sort -u | head -n 40
-if [ "$build_status" -ne 0 ]; then
-    echo "test.sh: the build failed (see $logs/build.log)"
-    exit 1
-fi
-echo "build took $(( $(date +%s) - start )) s"
-# Our code has zero warnings. Two SwiftPM notes are about other people's files and are not ours to fix:
-# '-pthread' in libnice's pkg-config file, and unhandled files inside dependency checkouts.
-warnings=$(grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$logs/build.log" | sort -u)
-if [ -n "$warnings" ]; then
-    echo "$warnings"
-    echo "test.sh: compiler warnings in our sources (see above)"
-    exit 1
-fi
+summary() {
+    echo
+    if [ ${#failed[@]} -ne 0 ]; then
+        echo "test.sh: FAILED: ${failed[*]} (logs in $logs)"
+        echo "tests: $passed passed, ${#failed[@]} failed"
+        exit 1
+    fi
+    echo "test.sh: all stages passed (${selected[*]}; logs in $logs)"
+    echo "tests: $passed passed, 0 failed"
+    exit 0
+}
 
-stage "swift test (host; the gpio-sim, vivid and snd-aloop tests run in the hardware harness stage)"
-swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip ALSALoopbackTests \
-    --skip DeviceAudioTests --skip ICEAgentHeapTests \
-    > "$logs/swift-test.log" 2>&1
-swift_status=$?
-# The agent's real-alsa-lib audio tests (file and null PCMs, real-time paced threads) run on their own:
-# next to 750 parallel tests on 2 cores they starve, and alsa-lib's global configuration is shared with the
-# Media tests that enumerate and open PCMs at the same time.
-# The ICE heap test measures the whole process's malloc heap, so it also runs alone.
-swift test --skip-build --no-parallel --filter "DeviceAudioTests|ICEAgentHeapTests" > "$logs/swift-test-audio.log" 2>&1 || swift_status=1
-grep -hE "✘|error:" "$logs/swift-test.log" "$logs/swift-test-audio.log" | head -n 40
-grep -hE "Test run with|Executed [0-9]+ tests" "$logs/swift-test.log" "$logs/swift-test-audio.log" | sort -u | tail -n 4
-if [ "$swift_status" -ne 0 ]; then failed+=("swift test"); fi
-swift_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
-audio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test-audio.log" | grep -Eo "[0-9]+" | tail -1)
-xctests=$(grep -Eo "Executed [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
-passed=$(( passed + ${swift_tests:-0} + ${audio_tests:-0} + ${xctests:-0} ))
+# ── Binaries ───────────────────────────────────────────────────────────────────────────────────────────
+# $bin: the build's bin directory (the test bundle lives there); $intercomd, $server, $dev: what the stages run.
+bin=''
+locate_binaries() {
+    bin=$(swift build --show-bin-path 2>/dev/null)
+    intercomd=$(absolute "${intercomd_option:-$bin/intercomd}")
+    server=$(absolute "${server_option:-$bin/intercom-server}")
+    dev=$(dirname "$intercomd")/intercom-dev
+    # Every stage that runs our binaries gets the same options (Tests/support/binary-flags.sh).
+    binary_flags=(--intercomd "$intercomd" --server "$server")
+}
+binaries_missing() {
+    local needs=$1 path
+    if [ "$needs" = bin ]; then
+        for path in "$intercomd" "$server" "$dev"; do [ -x "$path" ] || { echo "$path"; return 0; }; done
+    elif [ "$needs" = tests ]; then
+        [ -d "$bin/intercomPackageTests.xctest" ] || [ -x "$bin/intercomPackageTests.xctest" ] \
+            || { echo "$bin/intercomPackageTests.xctest"; return 0; }
+    fi
+    return 1
+}
 
-bin=$(swift build --show-bin-path)
-# Real-browser stages: headless Chromium (Debian's chromium + chromium-driver) drives the web caller and
-# plays the device's WebRTC stream. Each script prints one line per check and "N passed, M failed".
-browser_stage() {
-    local name=$1 script=$2 log=$3
-    shift 3
-    if bash "$script" "$@" > "$logs/$log" 2>&1; then
-        grep -E "^(PASS|FAIL|ok|not ok)|passed, [0-9]+ failed" "$logs/$log" | tail -n 30
-        local count
-        count=$(grep -Eo "^[0-9]+ passed, 0 failed" "$logs/$log" | grep -Eo "^[0-9]+" | tail -1)
-        passed=$(( passed + ${count:-1} ))
-    else
-        tail -n 40 "$logs/$log"
-        failed+=("$name")
+# ── Stage functions ────────────────────────────────────────────────────────────────────────────────────
+stage_build() {
+    local start build_status warnings
+    start=$(date +%s)
+    echo "building everything once (a first build takes several minutes; full log: $logs/build.log)"
+    swift build --build-tests > "$logs/build.log" 2>&1
+    build_status=$?
+    grep -E "error:|warning:|Build complete" "$logs/build.log" | grep -v "^\[" | sort -u | head -n 40
+    if [ "$build_status" -ne 0 ]; then
+        echo "test.sh: the build failed (see $logs/build.log)"
+        failed_stage "build"
+        summary
+    fi
+    echo "build took $(( $(date +%s) - start )) s"
+    # Our code has zero warnings. Two SwiftPM notes are about other people's files and are not ours to fix:
+    # '-pthread' in libnice's pkg-config file, and unhandled files inside dependency checkouts.
+    warnings=$(grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$logs/build.log" | sort -u)
+    if [ -n "$warnings" ]; then
+        echo "$warnings"
+        echo "test.sh: compiler warnings in our sources (see above)"
+        failed_stage "build (warnings)"
+        summary
     fi
 }
 
-stage "web caller in headless Chromium (two browsers call each other through intercom-server)"
-browser_stage "web caller (Chromium)" Tests/browser/run.sh browser.log "$bin/intercom-server"
+# A stage script that prints one line per check and "N passed, M failed"; counts its checks.
+checks_stage() {
+    local label=$1 log=$2 count
+    shift 2
+    if "$@" > "$logs/$log" 2>&1; then
+        grep -E "^(PASS|FAIL|ok|not ok)|passed, [0-9]+ failed" "$logs/$log" | tail -n 30
+        count=$(grep -Eo "^[0-9]+ passed, 0 failed" "$logs/$log" | grep -Eo "^[0-9]+" | tail -1)
+        passed_checks "${count:-1}"
+    else
+        tail -n 40 "$logs/$log"
+        failed_stage "$label"
+    fi
+}
 
-stage "WebRTC interop: headless Chromium plays intercomd's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
-INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
-    browser_stage "WebRTC interop (Chromium)" Tests/webrtc-interop/run.sh interop.log
+stage_binary_contents() {
+    checks_stage "binary contents" binary-contents.log bash Tests/binary-contents/run.sh "${binary_flags[@]}"
+    grep -E "^[a-z-]+: /" "$logs/binary-contents.log"
+}
 
-stage "end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
-browser_stage "end-to-end demo call (Chromium)" Tests/e2e/run.sh e2e.log "$bin/intercomd"
+stage_unit() {
+    local swift_status swift_tests audio_tests xctests
+    swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip ALSALoopbackTests \
+        --skip DeviceAudioTests --skip ICEAgentHeapTests \
+        > "$logs/swift-test.log" 2>&1
+    swift_status=$?
+    # The agent's real-alsa-lib audio tests (file and null PCMs, real-time paced threads) run on their own:
+    # next to 750 parallel tests on 2 cores they starve, and alsa-lib's global configuration is shared with the
+    # Media tests that enumerate and open PCMs at the same time.
+    # The ICE heap test measures the whole process's malloc heap, so it also runs alone.
+    swift test --skip-build --no-parallel --filter "DeviceAudioTests|ICEAgentHeapTests" > "$logs/swift-test-audio.log" 2>&1 || swift_status=1
+    grep -hE "✘|error:" "$logs/swift-test.log" "$logs/swift-test-audio.log" | head -n 40
+    grep -hE "Test run with|Executed [0-9]+ tests" "$logs/swift-test.log" "$logs/swift-test-audio.log" | sort -u | tail -n 4
+    if [ "$swift_status" -ne 0 ]; then failed_stage "swift test"; fi
+    swift_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
+    audio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test-audio.log" | grep -Eo "[0-9]+" | tail -1)
+    xctests=$(grep -Eo "Executed [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
+    passed_checks $(( ${swift_tests:-0} + ${audio_tests:-0} + ${xctests:-0} ))
+}
 
-stage "soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"
-INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
-    browser_stage "soak: 200 calls (Chromium)" Tests/soak/run.sh soak.log
+# Real-browser stages: headless Chromium (Debian's chromium + chromium-driver) drives the web caller and
+# plays the device's WebRTC stream. Each script prints one line per check and "N passed, M failed".
+stage_browser() { checks_stage "web caller (Chromium)" browser.log bash Tests/browser/run.sh "${binary_flags[@]}"; }
+stage_interop() { checks_stage "WebRTC interop (Chromium)" interop.log bash Tests/webrtc-interop/run.sh "${binary_flags[@]}" --dev "$dev"; }
+stage_e2e() { checks_stage "end-to-end demo call (Chromium)" e2e.log bash Tests/e2e/run.sh "${binary_flags[@]}"; }
+stage_soak() { checks_stage "soak: 200 calls (Chromium)" soak.log bash Tests/soak/run.sh "${binary_flags[@]}"; }
+stage_two_devices() { checks_stage "two intercomd devices" two-devices.log bash Tests/two-devices/run.sh "${binary_flags[@]}"; }
+stage_viewers() { checks_stage "viewers (Chromium)" viewers.log bash Tests/viewers/run.sh "${binary_flags[@]}"; }
+stage_loss() { checks_stage "loss and latency (Chromium)" loss.log bash Tests/loss/run.sh "${binary_flags[@]}"; }
+stage_turn() { checks_stage "TURN through coturn (Chromium)" turn.log bash Tests/turn/run.sh "${binary_flags[@]}"; }
 
-stage "two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
-INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
-    browser_stage "two intercomd devices" Tests/two-devices/run.sh two-devices.log
+stage_units() {
+    if bash Tests/systemd/check-units.sh "$intercomd" "$server" 2>&1 | tee "$logs/units.log"; then
+        passed_checks 1
+    else
+        failed_stage "systemd units"
+    fi
+}
 
-stage "viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
-INTERCOM_SERVER_BIN="$bin/intercom-server" INTERCOMD_BIN="$bin/intercomd" \
-    browser_stage "viewers (Chromium)" Tests/viewers/run.sh viewers.log
+stage_boot_smoke() {
+    if bash Tests/systemd/boot-smoke.sh "$intercomd" 2>&1 | tee "$logs/boot-smoke.log"; then
+        passed_checks 1
+    else
+        failed_stage "systemd boot smoke"
+    fi
+}
 
-stage "WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
-browser_stage "loss and latency (Chromium)" Tests/loss/run.sh loss.log "$bin/intercomd"
+stage_harness() {
+    if bash Tests/hardware/harness.sh build 2>&1 | tail -n 5 && bash Tests/hardware/harness.sh smoke "$intercomd" 2>&1 | tee "$logs/harness.log"; then
+        passed_checks 1
+    else
+        failed_stage "hardware harness smoke"
+    fi
+}
 
-stage "TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
-browser_stage "TURN through coturn (Chromium)" Tests/turn/run.sh turn.log --server "$bin/intercom-server" --intercomd "$bin/intercomd"
+stage_harness_tests() {
+    local gpio_status gpio_tests
+    # One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
+    bash Tests/hardware/harness.sh run -t 420 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
+        --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests" \
+        > "$logs/harness-gpio.log" 2>&1
+    gpio_status=$?
+    grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
+    if [ "$gpio_status" -eq 0 ] && grep -q "Test run with [1-9][0-9]* tests.* passed" "$logs/harness-gpio.log"; then
+        gpio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/harness-gpio.log" | grep -Eo "[0-9]+" | tail -1)
+        passed_checks "${gpio_tests:-0}"
+    else
+        failed_stage "gpio-sim and vivid tests"
+    fi
+}
 
-stage "systemd units (systemd-analyze verify + security)"
-if bash Tests/systemd/check-units.sh "$bin/intercomd" "$bin/intercom-server" 2>&1 | tee "$logs/units.log"; then
-    passed=$(( passed + 1 ))
-else
-    failed+=("systemd units")
+stage_harness_call() {
+    if bash Tests/hardware/harness.sh call-e2e "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
+        grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
+        passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
+    else
+        tail -n 40 "$logs/harness-call.log"
+        failed_stage "harness end-to-end call"
+    fi
+}
+
+stage_fuzz() {
+    if bash Tests/fuzz/run-fuzzers.sh 2>&1 | tee "$logs/fuzz.log"; then
+        passed_checks 1
+    else
+        failed_stage "fuzzing"
+    fi
+}
+
+# ── Run ────────────────────────────────────────────────────────────────────────────────────────────────
+needs_build=0
+for name in "${selected[@]}"; do [ "$name" = build ] && needs_build=1; done
+if [ "$needs_build" -eq 0 ]; then
+    for name in "${selected[@]}"; do
+        needs=$(stage_field "$name" 2 | cut -d'|' -f1)
+        [ "$needs" = - ] && continue
+        [ -n "$bin" ] || locate_binaries
+        if missing=$(binaries_missing "$needs"); then
+            echo "test.sh: stage $name needs $missing, which is missing: building first"
+            needs_build=1
+            break
+        fi
+    done
 fi
-
-stage "systemd boot smoke (the real units and intercomd under systemd in a container)"
-if bash Tests/systemd/boot-smoke.sh "$bin/intercomd" 2>&1 | tee "$logs/boot-smoke.log"; then
-    passed=$(( passed + 1 ))
-else
-    failed+=("systemd boot smoke")
+if [ "$needs_build" -eq 1 ]; then
+    stage "build: $(stage_field build 3)"
+    stage_build
 fi
-
-stage "hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
-if bash Tests/hardware/harness.sh build 2>&1 | tail -n 5 && bash Tests/hardware/harness.sh smoke "$bin/intercomd" 2>&1 | tee "$logs/harness.log"; then
-    passed=$(( passed + 1 ))
-else
-    failed+=("hardware harness smoke")
-fi
-
-stage "hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
-# One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
-bash Tests/hardware/harness.sh run -t 420 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
-    --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests" \
-    > "$logs/harness-gpio.log" 2>&1
-gpio_status=$?
-grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
-if [ "$gpio_status" -eq 0 ] && grep -q "Test run with [1-9][0-9]* tests.* passed" "$logs/harness-gpio.log"; then
-    gpio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/harness-gpio.log" | grep -Eo "[0-9]+" | tail -1)
-    passed=$(( passed + ${gpio_tests:-0} ))
-else
-    failed+=("gpio-sim and vivid tests")
-fi
-
-stage "hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
-if bash Tests/hardware/harness.sh call-e2e "$bin" > "$logs/harness-call.log" 2>&1; then
-    grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
-    passed=$(( passed + $(grep -c "^PASS" "$logs/harness-call.log") ))
-else
-    tail -n 40 "$logs/harness-call.log"
-    failed+=("harness end-to-end call")
-fi
-
-stage "fuzzing (fixed budget per target)"
-if bash Tests/fuzz/run-fuzzers.sh 2>&1 | tee "$logs/fuzz.log"; then
-    passed=$(( passed + 1 ))
-else
-    failed+=("fuzzing")
-fi
-
-echo
-if [ ${#failed[@]} -ne 0 ]; then
-    echo "test.sh: FAILED: ${failed[*]} (logs in $logs)"
-    echo "tests: $passed passed, ${#failed[@]} failed"
-    exit 1
-fi
-echo "test.sh: all stages passed (logs in $logs)"
-echo "tests: $passed passed, 0 failed"
+[ -n "$bin" ] || locate_binaries
+for name in "${selected[@]}"; do
+    [ "$name" = build ] && continue
+    stage "$name: $(stage_field "$name" 3)"
+    "stage_${name//-/_}"
+done
+summary

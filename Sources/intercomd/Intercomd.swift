@@ -9,8 +9,7 @@ struct Intercomd: AsyncParsableCommand {
         version: IntercomVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, BenchCommand.self,
-            WebRTCSendCommand.self, CallCommand.self,
-            BackendBenchCommand.self, DemoCommand.self,
+            CallCommand.self, DemoCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: nil

@@ -1,8 +1,10 @@
 import CALSA
-import CIntercomShims
 import COpus
+import COpusShims
 import CV4L2
+import CV4L2Shims
 import CVPX
+import CVPXShims
 import Glibc
 import IntercomPlatform
 import IntercomTestSupport

@@ -1,9 +1,10 @@
 import CGPIOD
-import CIntercomShims
 import CNice
+import CNiceShims
 import COpenSSL
-import Glibc
+import COpenSSLShims
 import GPIO
+import Glibc
 import Testing
 import WebRTC
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParseClient
 import ParseWire
+import ServerTestSupport
 import Testing
 
 /// The server's LiveQuery endpoint over a real WebSocket, frame by frame as parse-wire.md §8 describes.

@@ -1,6 +1,7 @@
 import Foundation
 import ParseClient
 import ParseWire
+import ServerTestSupport
 import Testing
 
 /// The `/signal` endpoint over a real WebSocket (SYSTEM.md §4): joins, relays, and every kind of bad token.

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import ParseWire
+import ServerTestSupport
 
 /// A raw WebSocket for wire-level tests: send text frames, await the next received one with a deadline.
 final class WebSocketProbe: Sendable {

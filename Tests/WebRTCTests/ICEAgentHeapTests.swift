@@ -1,4 +1,4 @@
-import CIntercomShims
+import CLibcShims
 import Testing
 import WebRTC
 

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Real-browser end-to-end test of the web caller (two headless Chromium sessions via chromedriver).
-# Usage: Tests/browser/run.sh [path/to/intercom-server]
-# The server binary comes from the argument, else $INTERCOM_SERVER_BIN, else .build/debug/intercom-server.
+# Usage: Tests/browser/run.sh [--server BIN] [--intercomd BIN]   (intercomd is not used here)
+#   or:  Tests/browser/run.sh [path/to/intercom-server]
+# Binaries: Tests/support/binary-flags.sh (the options, else $INTERCOM_SERVER_BIN, else .build/debug/intercom-server).
 # Needs python3, /usr/bin/chromium and /usr/bin/chromedriver (Debian: apt-get install chromium chromium-driver).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$here/../support/require-python3.sh"
-server=${1:-${INTERCOM_SERVER_BIN:-$repo/.build/debug/intercom-server}}
-case $server in /*) ;; *) server=$(pwd)/$server ;; esac
+. "$here/../support/binary-flags.sh"
+if [ $# -gt 0 ]; then server=$1; case $server in /*) ;; *) server=$(pwd)/$server ;; esac; fi
 exec python3 "$here/web_caller_test.py" "$server"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end: the call a user sees, from the web caller in headless Chromium to `intercomd demo`.
 
-Starts `intercomd demo --port 0 --video test-pattern` (an embedded intercom-server plus the device agent),
+Starts `intercomd demo --port 0 --video test-pattern` (intercom-server as its child process plus the device agent),
 reads the web caller's URL from its stdout, and drives headless Chromium through chromedriver (the shared
 stdlib-only client in Tests/support/webdriver.py):
 
@@ -29,7 +29,8 @@ The demo is always stopped with SIGINT (SIGKILL after 10 s); not exiting with st
 Prints one PASS/FAIL line per check, a BENCH line, and a final `N passed, M failed`; exits non-zero on failure.
 
 Usage: demo_call_test.py [INTERCOMD_BINARY]
-  INTERCOMD_BINARY defaults to $INTERCOMD_BIN, then <repo>/.build/debug/intercomd.
+  INTERCOMD_BINARY defaults to $INTERCOMD_BIN, then <repo>/.build/debug/intercomd. The demo runs
+  $INTERCOM_SERVER_BIN when set (`intercomd demo --server`), else the intercom-server next to intercomd.
 Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN (defaults /usr/bin/chromium, /usr/bin/chromedriver),
   E2E_CALLS (benchmark calls, default 10), E2E_SCREENSHOT (default /tmp/intercom-demo-in-call.png),
   E2E_DOC_SCREENSHOT (unset: no copy; set it to docs/images/web-caller-in-call.png to refresh the README's picture),
@@ -56,7 +57,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
-from calls import LoggedProcess, percentile, scrape_metrics  # noqa: E402
+from calls import LoggedProcess, demo_server_arguments, percentile, scrape_metrics  # noqa: E402
 
 APP_ID = "intercom"
 DEVICE_TITLE = "Intercom demo"
@@ -158,7 +159,8 @@ class Demo(LoggedProcess):
         self.metrics_url = f"http://127.0.0.1:{free_port()}"
         super().__init__([binary, "demo", "--port", "0", "--answer", answer, "--video", "test-pattern",
                           "--directory", self.directory, "--metrics", self.metrics_url[len("http://"):],
-                          "--call-name", VISITOR["name"]], workdir, f"demo-{label}", stdin=subprocess.PIPE)
+                          "--call-name", VISITOR["name"]] + demo_server_arguments(), workdir, f"demo-{label}",
+                         stdin=subprocess.PIPE)
         self.label = label
 
     def press(self, key):
@@ -185,7 +187,9 @@ class Demo(LoggedProcess):
         if result is None:
             return None
         clean, detail = result
-        errors = [line for line in self.stderr() if re.search(r"\b(error|critical)\b", line.split(" intercomd")[0])]
+        # The level (and label) before the message: "TIME LEVEL LABEL: message"; a line that is not a log line
+        # (a crash report) is searched whole.
+        errors = [line for line in self.stderr() if re.search(r"\b(error|critical)\b", line.split(": ")[0])]
         if errors:
             detail += f"; error lines in the log: {' | '.join(errors[-3:])}"
         return clean, detail

@@ -1,14 +1,25 @@
 #!/bin/sh
 # One end-to-end call inside the hardware harness guest, with all three real drivers (run by
-# `harness.sh call-e2e BIN_DIR`): the device is `intercomd run` with the vivid camera, the snd-aloop
-# microphone and speaker, and buttons and LEDs on the gpio-sim chip, answering by button. The caller is
-# `intercomd call` (test pattern, an 660 Hz tone) through an `intercom-server` in the guest.
+# `harness.sh call-e2e BIN_DIR` or `harness.sh call-e2e --intercomd BIN --server BIN`): the device is
+# `intercomd run` with the vivid camera, the snd-aloop microphone and speaker, and buttons and LEDs on the
+# gpio-sim chip, answering by button. The caller is `intercomd call` (test pattern, an 660 Hz tone) through
+# an `intercom-server` in the guest.
 #   - a 1 kHz tone plays into the loopback, so it is the device's microphone;
 #   - the call rings; the ringing LED blinks; the accept button (the sim line pulled low) answers it;
 #   - the caller must receive vivid's video and the 1 kHz tone; the device must hear 660 Hz and play it
 #     on its speaker, where arecord takes it back from the loopback.
 # Exit status = number of failed checks.
-BIN=${1:-/work/main/.build/debug}
+BIN=/work/main/.build/debug
+INTERCOMD= SERVER=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --intercomd) INTERCOMD=$2; shift 2 ;;
+        --server) SERVER=$2; shift 2 ;;
+        *) BIN=$1; shift ;;
+    esac
+done
+INTERCOMD=${INTERCOMD:-$BIN/intercomd}
+SERVER=${SERVER:-$BIN/intercom-server}
 HERE=$(cd "$(dirname "$0")" && pwd)
 work=/tmp/call-e2e
 rm -rf "$work" && mkdir -p "$work"
@@ -31,7 +42,7 @@ sim_line() {  # sim_line GPIO_NAME: the gpio-sim sysfs directory of that line
 accept=$(sim_line GPIO17)
 ringing_led=$(sim_line GPIO24)
 
-"$BIN/intercom-server" --listen 127.0.0.1:0 --database "$work/server.sqlite" --log-level warning \
+"$SERVER" --listen 127.0.0.1:0 --database "$work/server.sqlite" --log-level warning \
     > "$work/server.out" 2> "$work/server.err" &
 server=$!
 wait_for 30 "$work/server.out" "listening on" || { echo "FAIL intercom-server starts"; cat "$work/server.err"; exit 1; }
@@ -105,10 +116,10 @@ tone=$!
 arecord -q -D plughw:Loopback,1,1 -f S16_LE -r 48000 -c 1 -d 90 "$work/speaker.wav" 2> "$work/arecord.err" &
 recorder=$!
 
-"$BIN/intercomd" run --config "$work/device.toml" 2> "$work/device.log" &
+"$INTERCOMD" run --config "$work/device.toml" 2> "$work/device.log" &
 device=$!
 check "the device (vivid, snd-aloop, gpio-sim) starts and registers" wait_for 60 "$work/device.log" "ready: "
-"$BIN/intercomd" call --config "$work/caller.toml" --to "Harness Door" --seconds 10 > "$work/call.out" 2> "$work/call.log" &
+"$INTERCOMD" call --config "$work/caller.toml" --to "Harness Door" --seconds 10 > "$work/call.out" 2> "$work/call.log" &
 caller=$!
 check "the call rings at the device" wait_for 60 "$work/device.log" "incoming call"
 # The ringing LED blinks: both levels within two seconds.

@@ -264,7 +264,7 @@ main() {
         call-e2e)
             do_run /bin/sh "$HERE/call-e2e.sh" "$@" ;;
         *)
-            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [BIN_DIR]" >&2
+            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [BIN_DIR | --intercomd BIN --server BIN]" >&2
             exit 2 ;;
     esac
 }

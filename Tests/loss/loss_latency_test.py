@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
-from calls import OUTCOME, LoggedProcess, call_button, percentile, wait_callable  # noqa: E402
+from calls import OUTCOME, LoggedProcess, call_button, demo_server_arguments, percentile, wait_callable  # noqa: E402
 from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
 
 LOSS_SECONDS = int(os.environ.get("LOSS_SECONDS", "120"))
@@ -171,7 +171,8 @@ class Run:
     def scenario(self):
         self.demo = LoggedProcess([self.binary, "demo", "--port", "0", "--video", "test-pattern", "--buttons", "none",
                                    "--metrics", f"127.0.0.1:{free_port()}",
-                                   "--directory", os.path.join(self.workdir, "demo")], self.workdir, "demo")
+                                   "--directory", os.path.join(self.workdir, "demo")] + demo_server_arguments(),
+                                  self.workdir, "demo")
         url = self.demo.wait_line(r"web caller:\s+(http://\S+)", 30, stdout=True)
         device = self.demo.wait_line(r"logged in to the backend userID=(\w+)", 30)
         ready = self.demo.wait_line(r"ready: ", 30)

@@ -20,6 +20,7 @@ Contents:
                              an `intercomd run` config (auto answer, test pattern and tone) and its environment
   binary_arguments, keep_or_remove
                              --server/--intercomd with their defaults; keep a failed test's logs, else remove them
+  demo_server_arguments      `--server $INTERCOM_SERVER_BIN` for `intercomd demo` (e2e, loss) when that is set
 """
 
 import argparse
@@ -236,6 +237,12 @@ def binary_arguments(description):
         "INTERCOMD_BIN", os.path.join(repo, ".build", "debug", "intercomd")))
     args = parser.parse_args()
     return os.path.abspath(args.server), os.path.abspath(args.intercomd)
+
+
+def demo_server_arguments():
+    """`--server PATH` for `intercomd demo` when $INTERCOM_SERVER_BIN names the intercom-server to use."""
+    server = os.environ.get("INTERCOM_SERVER_BIN")
+    return ["--server", os.path.abspath(server)] if server else []
 
 
 def keep_or_remove(workdir, keep_variable, failed):

@@ -3,9 +3,12 @@
 # (viewerToken), all headless Chromium clients, from one encoder; BENCH lines for the device's CPU with 1, 2
 # and 4 Chromium receivers. See viewers_test.py for the checks and the environment (VIEWERS_KEEP…).
 # Usage: Tests/viewers/run.sh [--server BIN] [--intercomd BIN]
-# Binaries: the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, else .build/debug/{intercom-server,intercomd}.
+# Binaries: Tests/support/binary-flags.sh (the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN,
+# else .build/debug/{intercom-server,intercomd}).
 # Needs python3, /usr/bin/chromium and /usr/bin/chromedriver; a missing one is a failure, never a skip.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 . "$here/../support/require-python3.sh"
-exec python3 "$here/viewers_test.py" "$@"
+. "$here/../support/binary-flags.sh"
+exec python3 "$here/viewers_test.py" --server "$server" --intercomd "$intercomd" "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""WebRTC interop: the device's own PeerConnection (intercomd webrtc-send) streaming to real Chromium.
+"""WebRTC interop: the device's own PeerConnection (intercom-dev webrtc-send) streaming to real Chromium.
 
-Starts `intercom-server` on a free loopback port and `intercomd webrtc-send` against it, serves
+Starts `intercom-server` on a free loopback port and `intercom-dev webrtc-send` against it, serves
 caller.html from a local http.server, and drives headless Chromium through chromedriver's W3C WebDriver
 HTTP API (urllib only). The page signs in anonymously, creates the ActiveSessions row to the device's
 userID, joins the signaling room with the subscriber token and offers recvonly video + sendrecv audio;
@@ -11,7 +11,9 @@ and that the device received and decoded the browser's audio.
 
 Prints one PASS/FAIL line per check and a final `N passed, M failed`; exits non-zero on any failure.
 
-Usage: interop_test.py [--server BIN] [--intercomd BIN]
+Usage: interop_test.py [--server BIN] [--intercomd BIN] [--dev BIN]
+  Binaries default to $INTERCOM_SERVER_BIN / $INTERCOMD_BIN / $INTERCOM_DEV_BIN, then the debug build; intercom-dev
+  (which runs webrtc-send, the device side here) defaults to the one next to --intercomd.
 Environment: CHROMIUM_BIN (default /usr/bin/chromium), CHROMEDRIVER_BIN (default /usr/bin/chromedriver),
   INTEROP_KEEP=1 keeps the temporary directory (logs of both processes).
 """
@@ -117,7 +119,7 @@ def serve_directory(directory):
 def prerequisites(args):
     missing = []
     for label, path in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER),
-                        ("intercom-server", args.server), ("intercomd", args.intercomd)):
+                        ("intercom-server", args.server), ("intercom-dev", args.dev)):
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             missing.append(f"{label} not found or not executable at {path}")
     return missing
@@ -129,7 +131,11 @@ def main():
         "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
     parser.add_argument("--intercomd", default=os.environ.get(
         "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")))
+    parser.add_argument("--dev", default=os.environ.get("INTERCOM_DEV_BIN"),
+                        help="intercom-dev (default: next to --intercomd)")
     args = parser.parse_args()
+    if not args.dev:
+        args.dev = os.path.join(os.path.dirname(os.path.abspath(args.intercomd)), "intercom-dev")
     checks = Checks()
     missing = prerequisites(args)
     if missing:
@@ -152,7 +158,7 @@ def main():
             return 1
         parse_url = f"http://{listening.group(1)}:{listening.group(2)}/parse"
 
-        device = ProcessLog([args.intercomd, "webrtc-send", "--server", parse_url, "--seconds", "30", "--wait", "90"],
+        device = ProcessLog([args.dev, "webrtc-send", "--server", parse_url, "--seconds", "30", "--wait", "90"],
                             os.path.join(work, "device.log"))
         processes.append(device)
         user = wait_for(lambda: device.find(r"userID (\w+)"), 30)

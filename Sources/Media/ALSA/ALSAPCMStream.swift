@@ -1,5 +1,5 @@
 import CALSA
-import CIntercomShims
+import CALSAShims
 import Glibc
 import Synchronization
 

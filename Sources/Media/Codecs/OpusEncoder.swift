@@ -1,4 +1,4 @@
-import CIntercomShims
+import COpusShims
 import COpus
 
 /// libopus encoding (`opus_encoder_create` / `opus_encoder_ctl` / `opus_encode`): one frame of interleaved

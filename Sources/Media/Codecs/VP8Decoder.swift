@@ -1,4 +1,4 @@
-import CIntercomShims
+import CVPXShims
 import CVPX
 
 /// libvpx VP8 decoding (`vpx_codec_dec_init` / `vpx_codec_decode` / `vpx_codec_get_frame`), used by tests

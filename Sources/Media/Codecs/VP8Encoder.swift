@@ -1,4 +1,4 @@
-import CIntercomShims
+import CVPXShims
 import CVPX
 
 /// libvpx VP8 in realtime mode (one-pass CBR, no lookahead): one I420 frame in, zero or one compressed frame

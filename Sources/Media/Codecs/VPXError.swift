@@ -1,4 +1,4 @@
-import CIntercomShims
+import CVPXShims
 import CVPX
 
 /// A failed libvpx call: the function, its `vpx_codec_err_t`, libvpx's text for it and the codec's

@@ -1,4 +1,4 @@
-import CIntercomShims
+import CV4L2Shims
 import CV4L2
 import Glibc
 import IntercomPlatform

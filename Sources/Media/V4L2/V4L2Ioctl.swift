@@ -1,4 +1,4 @@
-import CIntercomShims
+import CV4L2Shims
 import Glibc
 import IntercomPlatform
 

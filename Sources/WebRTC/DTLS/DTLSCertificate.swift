@@ -1,4 +1,4 @@
-import CIntercomShims
+import COpenSSLShims
 import COpenSSL
 import Foundation
 

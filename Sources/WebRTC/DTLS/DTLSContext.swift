@@ -1,4 +1,4 @@
-import CIntercomShims
+import COpenSSLShims
 import COpenSSL
 
 /// Builds the `SSL_CTX` of a DTLS-SRTP endpoint (Janus dtls.c): `DTLS_method`, our certificate, a peer

@@ -1,4 +1,4 @@
-import CIntercomShims
+import COpenSSLShims
 import COpenSSL
 
 /// The DTLS-SRTP handshake of one peer connection as a sans-IO engine: datagrams and timeouts in,

@@ -1,4 +1,4 @@
-import CIntercomShims
+import CNiceShims
 import CNice
 import Synchronization
 

@@ -1,4 +1,3 @@
-import CIntercomShims
 import CNice
 import COpenSSL
 import CSRTP

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IntercomConfig
+import IntercomPlatform
 
 /// Loads the agent's configuration the way `run` does (main file, then conf.d), or says why not and exits:
 /// 1 with every problem printed, 2 when a file cannot be read.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IntercomPlatform
 import Media
 
 /// `intercomd bench`: our media pipeline against raw libvpx/libopus (bench/vp8bench.c, bench/opusbench.c)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IntercomConfig
+import IntercomPlatform
 
 /// `intercomd check`: validates a configuration and prints every problem with its key path and file:line.
 /// Exit status: 0 valid, 1 invalid, 2 unreadable.

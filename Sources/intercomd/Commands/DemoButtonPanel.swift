@@ -1,5 +1,6 @@
 import Foundation
 import GPIO
+import IntercomPlatform
 import Logging
 
 /// The demo's buttons, LEDs and door relay: simulated GPIO lines wired like a board (`[gpio]` below), with

@@ -4,21 +4,23 @@ import Glibc
 import IntercomAgent
 import IntercomConfig
 import IntercomPlatform
-import IntercomServer
 import Logging
-import ServiceLifecycle
 
-/// `intercomd demo`: the whole system on one machine for a newcomer (SYSTEM.md §10) — an embedded
-/// `intercom-server` on localhost and an agent that films the first camera (or the test pattern) and
-/// answers calls by itself. Prints the web caller's URL; Ctrl-C stops both.
+/// `intercomd demo`: the whole system on one machine for a newcomer (SYSTEM.md §10) — an `intercom-server`
+/// on localhost (the executable next to `intercomd` or on PATH, run as a child process: `DemoServerProcess`)
+/// and an agent that films the first camera (or the test pattern) and answers calls by itself. Prints the
+/// web caller's URL; Ctrl-C stops both.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run an embedded intercom-server and a device agent, and print the web caller's URL."
+        abstract: "Run intercom-server and a device agent on this machine, and print the web caller's URL."
     )
 
-    @Option(help: "Port of the embedded server on 127.0.0.1 (0 picks a free one).")
+    @Option(help: "Port of the demo's intercom-server on 127.0.0.1 (0 picks a free one).")
     var port = 1337
+
+    @Option(help: "The intercom-server executable (default: the one next to intercomd, else the first on PATH).")
+    var server: String?
 
     @Option(help: "The device's title, as callers see it.")
     var title = "Intercom demo"
@@ -69,20 +71,28 @@ struct DemoCommand: AsyncParsableCommand {
         let workDirectory = directory ?? NSTemporaryDirectory() + "intercom-demo-\(getpid())"
         try FileManager.default.createDirectory(atPath: workDirectory + "/state", withIntermediateDirectories: true)
 
-        var serverSettings = ServerConfiguration()
-        serverSettings.port = port
-        serverSettings.databasePath = workDirectory + "/server.sqlite"
-        let backend = try await IntercomBackend(configuration: serverSettings, logger: logger)
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
-        let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
-        // A service group of its own, so Ctrl-C ends the server gracefully after the agent has said bye.
-        let serverGroup = ServiceGroup(configuration: .init(
-            services: [.init(service: application)], gracefulShutdownSignals: [], logger: logger))
-        let server = Task { try await serverGroup.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let boundPort = await iterator.next(), boundPort > 0 else {
-            throw ValidationError("the embedded server could not listen on 127.0.0.1:\(port)")
+        let environment = ProcessInfo.processInfo.environment
+        // Errors below print as "Error: <description>" (no usage text: nothing is wrong with the options).
+        let executable = try DemoServerProcess.locate(explicit: server, environment: environment)
+        let serverProcess = try DemoServerProcess.start(
+            executable: executable, port: port, database: workDirectory + "/server.sqlite", environment: environment)
+        let startupSignals = serverProcess.stopOnSignals()
+        defer { for source in startupSignals { source.cancel() } }
+        do {
+            try await runAgent(server: serverProcess, workDirectory: workDirectory, logger: logger)
+        } catch {
+            serverProcess.stop()
+            throw error
         }
+        serverProcess.stop()
+    }
+
+    /// Waits for the server, writes the demo's configuration, prints the banner and runs the agent until it
+    /// ends (Ctrl-C).
+    private func runAgent(server serverProcess: DemoServerProcess, workDirectory: String, logger: Logger) async throws {
+        let boundPort = try await serverProcess.waitUntilReady(timeout: .seconds(30))
+        logger.info("intercom-server is up", metadata: ["pid": "\(serverProcess.pid)", "port": "\(boundPort)",
+                                                        "executable": "\(serverProcess.executable)"])
 
         let configPath = workDirectory + "/intercom.toml"
         try demoConfiguration(port: boundPort, state: workDirectory + "/state")
@@ -107,14 +117,8 @@ struct DemoCommand: AsyncParsableCommand {
 
             """)
         if buttons == "keyboard" { panel.readKeys() }
-        do {
-            try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
-        } catch {
-            await serverGroup.triggerGracefulShutdown()
-            throw error
-        }
-        await serverGroup.triggerGracefulShutdown()
-        _ = await server.result
+        serverProcess.handOverSignals()
+        try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
     }
 
     func demoConfiguration(port: Int, state: String) -> String {

@@ -1,4 +1,0 @@
-#include "CIntercomShims_heap.h"
-#include <malloc.h>
-
-size_t CIntercomShims_heap_bytes_in_use(void) { return mallinfo2().uordblks; }

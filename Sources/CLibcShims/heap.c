@@ -1,0 +1,4 @@
+#include "CLibcShims.h"
+#include <malloc.h>
+
+size_t CIntercomShims_heap_bytes_in_use(void) { return mallinfo2().uordblks; }

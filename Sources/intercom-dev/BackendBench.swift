@@ -1,0 +1,264 @@
+import Foundation
+import HummingbirdWSClient
+import IntercomAgent
+import IntercomPlatform
+import IntercomServer
+import Logging
+import ParseClient
+import ParseWire
+import ServiceLifecycle
+import Synchronization
+
+/// The moving parts of `intercom-dev bench-backend`: an embedded server on a free loopback port and the
+/// agent's own client code talking to it.
+final class BackendBench: Sendable {
+    let serverURL: String
+    let liveQueryURL: String
+    let masterKey: String
+    private let directory: String
+    private let serverTask: Task<Void, any Error>
+
+    static let logger: Logger = {
+        var logger = Logger(label: "bench-backend")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    private init(port: Int, masterKey: String, directory: String, serverTask: Task<Void, any Error>) {
+        serverURL = "http://127.0.0.1:\(port)/parse"
+        liveQueryURL = "ws://127.0.0.1:\(port)/parse"
+        self.masterKey = masterKey
+        self.directory = directory
+        self.serverTask = serverTask
+    }
+
+    static func start() async throws -> BackendBench {
+        let directory = NSTemporaryDirectory() + "intercom-bench-backend-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration()
+        configuration.databasePath = directory + "/server.sqlite"
+        configuration.port = 0
+        configuration.rateLimit.enabled = false
+        configuration.masterKey = UUID().uuidString
+        configuration.passwordIterations = 10
+        let backend = try await IntercomBackend(configuration: configuration, logger: logger)
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
+        let task = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchFailure("the embedded server did not start") }
+        return BackendBench(port: port, masterKey: configuration.masterKey ?? "", directory: directory, serverTask: task)
+    }
+
+    func stop() {
+        serverTask.cancel()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func client(master: Bool = false) -> ParseRESTClient {
+        ParseRESTClient(
+            serverURL: serverURL,
+            settings: ParseClientSettings(applicationId: "intercom", key: .none,
+                                          installationId: UUID().uuidString.lowercased(), clientVersion: "bench"),
+            policy: RetryPolicy(maxAttempts: 3), attemptTimeout: .seconds(30), logger: Self.logger)
+    }
+
+    func anonymousUser() async throws -> (ParseRESTClient, UserResponse) {
+        let client = client()
+        let user = try await client.send(UserResponse.self) {
+            $0.anonymousLogin(anonymousId: UUID().uuidString.lowercased(), requestId: $1)
+        }
+        await client.setSessionToken(user.sessionToken)
+        return (client, user)
+    }
+
+    // MARK: Call delivery
+
+    func callDelivery(calls: Int) async throws -> LatencyFigures {
+        let stateDirectory = directory + "/agent"
+        let store = StateStore(directory: stateDirectory)
+        _ = try store.prepare()
+        let (identity, _) = try store.loadOrCreateIdentity()
+        let session = BackendSession(
+            serverURL: serverURL, applicationId: "intercom", clientKey: nil, login: .anonymous,
+            requestTimeout: .seconds(10), identity: identity, store: store, logger: Self.logger)
+        let deviceID = try await session.ensureLoggedIn()
+        let status = AgentStatusBoard(title: "bench")
+        let intake = CallIntakeService(
+            session: session, liveQueryURL: liveQueryURL, applicationId: "intercom", clientKey: nil,
+            installationId: identity.installationID, status: status, logger: Self.logger)
+        let group = ServiceGroup(configuration: .init(services: [.init(service: intake)], gracefulShutdownSignals: [],
+                                                      logger: Self.logger))
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        let waitStart = ContinuousClock.now
+        while !(await status.liveQueryUp) {
+            guard ContinuousClock.now - waitStart < .seconds(10) else { throw BenchFailure("LiveQuery never came up") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let (caller, callerUser) = try await anonymousUser()
+        var delivered = intake.calls.makeAsyncIterator()
+        var samples: [Duration] = []
+        for index in 0..<calls {
+            let row = NewCallRow(callerID: callerUser.objectId, callerTitle: "bench \(index)", receiverID: deviceID)
+            let start = ContinuousClock.now
+            let created = try await caller.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }
+            guard let call = await delivered.next() else { throw BenchFailure("the intake stopped") }
+            samples.append(ContinuousClock.now - start)
+            guard call.objectId == created.objectId else { throw BenchFailure("calls arrived out of order") }
+        }
+        await group.triggerGracefulShutdown()
+        return LatencyFigures(samples)
+    }
+
+    // MARK: Geo queries
+
+    private let inserted = Mutex(0)
+
+    func geoQueries(tableSize: Int, queries: Int) async throws -> LatencyFigures {
+        let admin = client()
+        var random = SystemRandomNumberGenerator()
+        // Fill up to `tableSize` rows spread over about 600 km × 600 km, 50 per batch (master key).
+        while inserted.withLock({ $0 }) < tableSize {
+            let start = inserted.withLock { $0 }
+            let count = min(50, tableSize - start)
+            let requests: [JSONValue] = (0..<count).map { offset in
+                [
+                    "method": "POST", "path": "/parse/classes/ActiveUsers",
+                    "body": [
+                        "userID": .string("bench-\(start + offset)"), "userTitle": .string("Device \(start + offset)"),
+                        "userLocation": ["__type": "GeoPoint",
+                                         "latitude": .number(Double.random(in: 47...53, using: &random)),
+                                         "longitude": .number(Double.random(in: 6...14, using: &random))],
+                        "deviceKind": "intercom",
+                    ],
+                ]
+            }
+            let masterKey = self.masterKey
+            let body = Array(JSONValue.object(["requests": .array(requests)]).jsonText().utf8)
+            _ = try await admin.send(Array<JSONValue>.self) { builder, id in
+                var request = ParseRequest(method: .post, path: builder.settings.mountPath + "/batch",
+                                           headers: builder.headers(requestId: id), body: body)
+                request.headers.append(.init("X-Parse-Master-Key", masterKey))
+                return request
+            }
+            inserted.withLock { $0 += count }
+        }
+        var samples: [Duration] = []
+        for _ in 0..<queries {
+            let center = try ParseWire.GeoPoint(latitude: Double.random(in: 47.5...52.5, using: &random),
+                                  longitude: Double.random(in: 6.5...13.5, using: &random))
+            let start = ContinuousClock.now
+            _ = try await admin.send(QueryResults<ActiveUserRow>.self) {
+                $0.nearbyActiveUsers(center: center, withinKilometers: 10, limit: 100, requestId: $1)
+            }
+            samples.append(ContinuousClock.now - start)
+        }
+        return LatencyFigures(samples)
+    }
+
+    // MARK: Fan-out
+
+    func fanOut(subscribers: Int, events: Int) async throws -> LatencyFigures {
+        let arrivals = FanOutArrivals()
+        let ready = FanOutArrivals()
+        let url = liveQueryURL
+        var sockets: [Task<Void, Never>] = []
+        for index in 0..<subscribers {
+            sockets.append(Task {
+                _ = try? await WebSocketClient.connect(url: url, logger: Self.logger) { inbound, outbound, _ in
+                    try await outbound.writeTextMessage(#"{"op":"connect","applicationId":"intercom"}"#)
+                    try await outbound.writeTextMessage(
+                        #"{"op":"subscribe","requestId":1,"query":{"className":"ActiveUsers","where":{"deviceKind":"fanout"},"keys":["userTitle"]}}"#)
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        if text.contains(#""op":"subscribed""#) { await ready.record(index: index, event: -1) }
+                        if let range = text.range(of: #""userTitle":"fanout-"#) {
+                            let digits = text[range.upperBound...].prefix { $0.isNumber }
+                            if let event = Int(digits) { await arrivals.record(index: index, event: event) }
+                        }
+                    }
+                }
+            })
+        }
+        defer { for socket in sockets { socket.cancel() } }
+        let waitStart = ContinuousClock.now
+        while await ready.count < subscribers {
+            guard ContinuousClock.now - waitStart < .seconds(120) else {
+                throw BenchFailure("only \(await ready.count) of \(subscribers) sockets subscribed")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let admin = client()
+        let masterKey = self.masterKey
+        var samples: [Duration] = []
+        for event in 0..<events {
+            let body = Array(JSONValue.object([
+                "userID": .string("fanout-\(event)"), "userTitle": .string("fanout-\(event)"),
+                "userLocation": ["__type": "GeoPoint", "latitude": 50, "longitude": 10], "deviceKind": "fanout",
+            ]).jsonText().utf8)
+            let start = ContinuousClock.now
+            await arrivals.expect(event: event, start: start)
+            _ = try await admin.send(CreateResponse.self) { builder, id in
+                var request = ParseRequest(method: .post, path: builder.settings.mountPath + "/classes/ActiveUsers",
+                                           headers: builder.headers(requestId: id), body: body)
+                request.headers.append(.init("X-Parse-Master-Key", masterKey))
+                return request
+            }
+            while await arrivals.received(event: event) < subscribers {
+                guard ContinuousClock.now - start < .seconds(30) else {
+                    throw BenchFailure("event \(event) reached \(await arrivals.received(event: event)) of \(subscribers)")
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            samples += await arrivals.latencies(event: event)
+        }
+        return LatencyFigures(samples)
+    }
+}
+
+/// When each socket got each event.
+actor FanOutArrivals {
+    private var seen: Set<[Int]> = []
+    private var starts: [Int: ContinuousClock.Instant] = [:]
+    private var latencies: [Int: [Duration]] = [:]
+
+    var count: Int { seen.count }
+
+    func expect(event: Int, start: ContinuousClock.Instant) { starts[event] = start }
+
+    func record(index: Int, event: Int) {
+        guard seen.insert([index, event]).inserted else { return }
+        if let start = starts[event] { latencies[event, default: []].append(.now - start) }
+    }
+
+    func received(event: Int) -> Int { latencies[event]?.count ?? 0 }
+    func latencies(event: Int) -> [Duration] { latencies[event] ?? [] }
+}
+
+/// Percentiles of a latency sample, printed in milliseconds.
+struct LatencyFigures {
+    let sorted: [Double]
+
+    init(_ samples: [Duration]) {
+        sorted = samples.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) * 1e-15 }.sorted()
+    }
+
+    /// Nearest-rank percentile.
+    func percentile(_ p: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank - 1, 0), sorted.count - 1)]
+    }
+
+    func print(_ title: String) {
+        let format = { (value: Double) in String(format: "%.2f", value) }
+        Swift.print("\(title): p50 \(format(percentile(50))) ms, p95 \(format(percentile(95))) ms, "
+            + "p99 \(format(percentile(99))) ms, max \(format(sorted.last ?? .nan)) ms, n=\(sorted.count)")
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
