@@ -4,8 +4,15 @@ import Logging
 import ParseWire
 
 /// The LiveQuery socket of the agent: performs what the sans-IO `LiveQueryClient` asks (open, send, close,
-/// reconnect after a delay) over a WebSocket, and reports rows and link changes on `events`. Dead sockets
-/// are found by WebSocket pings every 10 s (a missing pong closes the socket), mirroring parse-server.
+/// reconnect after a delay) over a WebSocket, and reports rows and link changes on `events`.
+///
+/// Dead sockets have one owner, the WebSocket layer: LiveQuery has no application-level ping, and the WebSocket
+/// client keeps ping and pong frames to itself. It pings every `pingInterval` and, when the previous ping is
+/// still unanswered at the next one, closes the socket (`Ping timeout`); the core then hears `socketClosed`,
+/// drops the link (polling takes over) and reconnects. So a half-open socket (no RST, no FIN: a NAT or a
+/// firewall forgot the flow) is noticed at most 2 intervals after it went dead, 24 s with the default 12 s.
+/// The server answers pings by itself (Hummingbird's WebSocket handler, as parse-server's `ws` does) and
+/// pings the agent every 10 s too; those pings are answered here but never tell liveness.
 public actor LiveQueryConnection {
     public enum Event: Sendable, Equatable {
         /// All subscriptions are confirmed (true) or the socket is down (false): drives the polling fallback.
@@ -19,22 +26,25 @@ public actor LiveQueryConnection {
     public nonisolated let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     private let url: String
+    private let pingInterval: Duration
     private let logger: Logger
     private var core: LiveQueryClient
     private var random = SystemRandomNumberGenerator()
     private var reconnectAfter: Double?
     private var running = true
-    private let started = ContinuousClock.now
 
-    /// - Parameter url: `ws(s)://host:port/parse` (the server URL with http→ws, as the SDKs derive it).
+    /// A ping every 12 s keeps a healthy socket quiet (one 16-byte ping and its pong per interval) and finds a
+    /// half-open one within 24 s, so a call made meanwhile is polled for well within a ring (SYSTEM.md §3).
+    public static let defaultPingInterval: Duration = .seconds(12)
+
+    /// - Parameters:
+    ///   - url: `ws(s)://host:port/parse` (the server URL with http→ws, as the SDKs derive it).
+    ///   - pingInterval: the WebSocket ping period; a socket is closed when a ping is unanswered at the next.
     public init(url: String, configuration: LiveQueryClient.Configuration, subscriptions: [LiveQuerySubscription],
-                logger: Logger) {
+                pingInterval: Duration = LiveQueryConnection.defaultPingInterval, logger: Logger) {
         self.url = url
+        self.pingInterval = pingInterval
         self.logger = logger
-        var configuration = configuration
-        // The WebSocket layer's own pings find dead sockets; LiveQuery is legitimately silent between events.
-        configuration.pingAfterSilenceSeconds = .infinity
-        configuration.deadAfterSilenceSeconds = .infinity
         core = LiveQueryClient(configuration: configuration, subscriptions: subscriptions)
         (events, eventSink) = AsyncStream<Event>.makeStream()
     }
@@ -54,7 +64,7 @@ public actor LiveQueryConnection {
             emit(actions)
             if opens {
                 await connectOnce()
-                actions = feed(.socketClosed(code: nil, now: now))
+                actions = feed(.socketClosed(code: nil))
                 continue
             }
             guard let delay = reconnectAfter else { break }
@@ -73,18 +83,25 @@ public actor LiveQueryConnection {
 
     // MARK: Socket
 
+    /// One socket, from opening to closing.
     private func connectOnce() async {
         let configuration = WebSocketClientConfiguration(
-            maxFrameSize: LiveQueryServerFrame.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(10)))
+            maxFrameSize: LiveQueryServerFrame.maxFrameBytes, autoPing: .enabled(timePeriod: pingInterval))
         do {
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                _ = try await self.perform(self.feed(.socketOpened(now: self.now)), on: outbound)
+            let closed = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, outbound, _ in
+                _ = try await self.perform(self.feed(.socketOpened), on: outbound)
                 for try await message in inbound.messages(maxSize: LiveQueryServerFrame.maxFrameBytes) {
                     guard case .text(let text) = message else { continue }
-                    let actions = await self.feed(.frameReceived(text, now: self.now))
+                    let actions = await self.feed(.frameReceived(text))
                     if try await self.perform(actions, on: outbound) { return }
                 }
             }
+            // No close frame: the connection ended without a close handshake (the ping timeout, a reset).
+            let code = closed.map { String(describing: $0.closeCode) } ?? "none (no close handshake)"
+            logger.info("LiveQuery socket closed", metadata: ["url": "\(url)", "code": "\(code)"])
+        } catch is CancellationError {
+            // Shutting down: not a failure.
         } catch {
             logger.info("LiveQuery socket failed", metadata: ["url": "\(url)", "error": "\(error)"])
         }
@@ -107,11 +124,6 @@ public actor LiveQueryConnection {
 
     // MARK: Core
 
-    private nonisolated var now: Double {
-        let elapsed = ContinuousClock.now - started
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
-
     private func feed(_ input: LiveQueryInput) -> [LiveQueryAction] {
         core.handle(input, using: &random)
     }
@@ -132,7 +144,7 @@ public actor LiveQueryConnection {
                                           "reconnect": "\(willReconnect)"])
             case .ignored(let reason):
                 logger.debug("LiveQuery frame ignored", metadata: ["reason": "\(reason)"])
-            case .openSocket, .sendFrame, .sendPing, .sendPong, .closeSocket, .connected, .subscribed, .unsubscribed:
+            case .openSocket, .sendFrame, .closeSocket, .connected, .subscribed, .unsubscribed:
                 continue
             }
         }

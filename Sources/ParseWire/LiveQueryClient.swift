@@ -1,20 +1,17 @@
 import Foundation
 
-/// Inputs to the LiveQuery core. Times are monotonic seconds supplied by the IO layer (the core has no clock).
+/// Inputs to the LiveQuery core. The core has no clock and no liveness timer: dead sockets are the WebSocket
+/// layer's to find (its pings; `LiveQueryConnection`), and reach the core as `socketClosed`.
 public enum LiveQueryInput: Sendable, Hashable {
     /// Begin: the core answers `.openSocket`.
     case start
-    case socketOpened(now: Double)
-    case frameReceived(String, now: Double)
-    /// A WebSocket-level ping or pong from the server (parse-server pings every 10 s).
-    case pingReceived(now: Double)
-    case pongReceived(now: Double)
-    /// The socket closed or failed (1006, 1011, 4000+ …); the core reconnects unless stopped.
-    case socketClosed(code: Int?, now: Double)
+    case socketOpened
+    case frameReceived(String)
+    /// The socket closed or failed (1006, 1011, 4000+, or the WebSocket layer's ping timeout on a half-open
+    /// socket …); the core reconnects unless stopped.
+    case socketClosed(code: Int?)
     /// The delay of an earlier `.scheduleReconnect` has passed.
     case reconnectDue
-    /// Periodic timer (about once a second) for silence detection.
-    case tick(now: Double)
     /// A re-login produced a new token: reconnect at once so `connect` carries it.
     case sessionTokenChanged(String?)
     case stop
@@ -24,9 +21,6 @@ public enum LiveQueryInput: Sendable, Hashable {
 public enum LiveQueryAction: Sendable, Hashable {
     case openSocket
     case sendFrame(String)
-    /// WebSocket-level ping/pong (parse-server has no application-level ping op).
-    case sendPing
-    case sendPong
     case closeSocket(code: Int)
     case scheduleReconnect(afterSeconds: Double)
     /// LiveQuery is usable (all subscriptions confirmed) or not; drives the polling fallback.
@@ -64,35 +58,27 @@ public struct LiveQuerySubscription: Sendable, Hashable {
     }
 }
 
-/// The sans-IO LiveQuery client (parse-wire §8): connect, subscribe, decode events, detect dead sockets,
-/// reconnect with the JS SDK backoff and resubscribe every subscription under its original requestId.
+/// The sans-IO LiveQuery client (parse-wire §8): connect, subscribe, decode events, reconnect with the JS SDK
+/// backoff and resubscribe every subscription under its original requestId. Finding a dead (half-open) socket
+/// is not its job: LiveQuery has no application-level ping, and only the WebSocket layer sees ping and pong
+/// frames, so that layer pings and closes a socket whose pong is missing (`LiveQueryConnection.pingInterval`).
 public struct LiveQueryClient: Sendable {
     public struct Configuration: Sendable, Hashable {
         public var applicationId: String
         public var clientKey: String?
         public var sessionToken: String?
         public var installationId: String?
-        /// Send a WS ping after this much inbound silence (the server pings every 10 s, so this is a backstop).
-        public var pingAfterSilenceSeconds: Double
-        /// Declare the socket dead after this much inbound silence (matrix row 5: detect half-open ≤45 s).
-        public var deadAfterSilenceSeconds: Double
-        /// Answer at most one ping per this interval (RFC 6455 §5.5.3 allows skipping pongs to a flood).
-        public var minPongIntervalSeconds: Double
         public var maxFrameBytes: Int
         public var backoff: LiveQueryReconnectBackoff
 
         public init(
             applicationId: String, clientKey: String? = nil, sessionToken: String? = nil, installationId: String? = nil,
-            pingAfterSilenceSeconds: Double = 15, deadAfterSilenceSeconds: Double = 30, minPongIntervalSeconds: Double = 1,
             maxFrameBytes: Int = LiveQueryServerFrame.maxFrameBytes, backoff: LiveQueryReconnectBackoff = .init()
         ) {
             self.applicationId = applicationId
             self.clientKey = clientKey
             self.sessionToken = sessionToken
             self.installationId = installationId
-            self.pingAfterSilenceSeconds = pingAfterSilenceSeconds
-            self.deadAfterSilenceSeconds = deadAfterSilenceSeconds
-            self.minPongIntervalSeconds = minPongIntervalSeconds
             self.maxFrameBytes = maxFrameBytes
             self.backoff = backoff
         }
@@ -117,9 +103,6 @@ public struct LiveQueryClient: Sendable {
     /// requestIds confirmed by `subscribed` on the current socket.
     public private(set) var confirmed: Set<Int> = []
     public private(set) var linkUp = false
-    private var lastInbound = 0.0
-    private var lastPingSent = -Double.infinity
-    private var lastPongSent = -Double.infinity
     private var reconnectImmediately = false
 
     public init(configuration: Configuration, subscriptions: [LiveQuerySubscription]) {
@@ -133,27 +116,15 @@ public struct LiveQueryClient: Sendable {
             guard phase == .idle || phase == .stopped else { return [] }
             phase = .opening
             return [.openSocket]
-        case .socketOpened(let now):
+        case .socketOpened:
             guard phase == .opening else { return [.ignored(reason: "socketOpened in phase \(phase)")] }
             phase = .handshaking
-            lastInbound = now
-            lastPingSent = now
             return [.sendFrame(connectFrame())]
-        case .frameReceived(let text, let now):
+        case .frameReceived(let text):
             guard phase == .handshaking || phase == .connected else {
                 return [.ignored(reason: "frame in phase \(phase)")]
             }
-            lastInbound = now
             return handleFrame(text, rng: &rng)
-        case .pingReceived(let now):
-            guard phase == .handshaking || phase == .connected else { return [] }
-            lastInbound = now
-            guard now - lastPongSent >= configuration.minPongIntervalSeconds else { return [] }
-            lastPongSent = now
-            return [.sendPong]
-        case .pongReceived(let now):
-            if phase == .handshaking || phase == .connected { lastInbound = now }
-            return []
         case .socketClosed:
             switch phase {
             case .opening, .handshaking, .connected: return socketLost(rng: &rng)
@@ -163,17 +134,6 @@ public struct LiveQueryClient: Sendable {
             guard phase == .waitingToReconnect else { return [] }
             phase = .opening
             return [.openSocket]
-        case .tick(let now):
-            guard phase == .handshaking || phase == .connected else { return [] }
-            let silence = now - lastInbound
-            if silence >= configuration.deadAfterSilenceSeconds {
-                return [.closeSocket(code: 1001)] + socketLost(rng: &rng)
-            }
-            if silence >= configuration.pingAfterSilenceSeconds, now - lastPingSent >= configuration.pingAfterSilenceSeconds {
-                lastPingSent = now
-                return [.sendPing]
-            }
-            return []
         case .sessionTokenChanged(let token):
             configuration.sessionToken = token
             // While opening or waiting, the next `connect` frame picks the new token up by itself.

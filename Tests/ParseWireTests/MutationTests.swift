@@ -73,7 +73,7 @@ import ParseWire
         _ = harness.bringUp()
         var outcomes = (delivered: 0, ignored: 0, other: 0, emptyIds: 0)
         for frame in Self.mutated(Self.liveSeeds, count: 10_000, seed: 2026) {
-            for action in harness.send(.frameReceived(frame, now: 1)) {
+            for action in harness.send(.frameReceived(frame)) {
                 switch action {
                 case .deliver(let row, _):
                     outcomes.delivered += 1
