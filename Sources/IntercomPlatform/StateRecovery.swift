@@ -1,8 +1,11 @@
-/// What `StateStore` did when it found a damaged state file: the file was moved aside (kept for diagnosis)
-/// and replaced with a fresh record. The caller logs `description` once at warning level.
+/// What `StateStore` did when it found a damaged or missing state file: a damaged file was moved aside (kept
+/// for diagnosis), and the record came back from its backup or, without one, was made afresh. The caller
+/// logs `description` once at warning level.
 public struct StateRecovery: Sendable, Equatable, CustomStringConvertible {
     /// Why the file was unusable.
     public enum Reason: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Gone while its backup was still there.
+        case missing
         /// Zero bytes or only whitespace (typical after a power cut before the first fsync).
         case empty
         /// Larger than the read limit.
@@ -16,6 +19,7 @@ public struct StateRecovery: Sendable, Equatable, CustomStringConvertible {
 
         public var description: String {
             switch self {
+            case .missing: "missing"
             case .empty: "empty"
             case .tooLarge(let limit): "larger than \(limit) bytes"
             case .malformedJSON(let detail): "not valid JSON (\(detail))"
@@ -28,16 +32,21 @@ public struct StateRecovery: Sendable, Equatable, CustomStringConvertible {
     /// The damaged file's original path.
     public let path: String
     public let reason: Reason
-    /// Where the damaged bytes were moved, e.g. `identity.json.corrupt-20261121T101500Z`.
-    public let preservedCopyPath: String
+    /// Where the damaged bytes were moved, e.g. `identity.json.corrupt-20261121T101500Z`; nil when missing.
+    public let preservedCopyPath: String?
+    /// The backup the record was restored from; nil when a fresh one was made.
+    public let restoredFrom: String?
 
-    public init(path: String, reason: Reason, preservedCopyPath: String) {
+    public init(path: String, reason: Reason, preservedCopyPath: String?, restoredFrom: String? = nil) {
         self.path = path
         self.reason = reason
         self.preservedCopyPath = preservedCopyPath
+        self.restoredFrom = restoredFrom
     }
 
     public var description: String {
-        "\(path) was \(reason); moved it to \(preservedCopyPath) and started with a fresh identity"
+        let moved = preservedCopyPath.map { "; moved it to \($0)" } ?? ""
+        let outcome = restoredFrom.map { "restored the identity from \($0)" } ?? "started with a fresh identity"
+        return "\(path) was \(reason)\(moved) and \(outcome)"
     }
 }

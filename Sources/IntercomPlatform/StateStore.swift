@@ -17,6 +17,9 @@ public struct StateStore: Sendable {
     }
 
     public var identityPath: String { directory + "/" + Self.identityFileName }
+    /// The last identity saved, written after `identity.json` in the same atomic way: when a power cut or a
+    /// failing card damages one, the other still holds the device's userID (callers' saved contacts).
+    public var identityBackupPath: String { identityPath + ".bak" }
 
     /// Creates the directory (and parents) with mode 0700 if it is missing, and removes temporary files a
     /// killed earlier run left behind. Call once at start-up, before any other writer uses the directory.
@@ -26,9 +29,11 @@ public struct StateStore: Sendable {
         return AtomicFile.removeStaleTemporaryFiles(in: directory)
     }
 
-    /// Loads the identity; creates and saves a fresh one when the file is missing; when the file is damaged,
-    /// moves it to `identity.json.corrupt-<UTC timestamp>`, saves a fresh identity and says so in `recovered`.
-    /// Throws only when the file cannot be read or written at all (permissions, I/O errors, read-only disk).
+    /// Loads the identity. When `identity.json` is damaged it is moved to `identity.json.corrupt-<UTC
+    /// timestamp>` and the identity comes back from `identity.json.bak` if that is good, else a fresh one is
+    /// made; `recovered` says which. A missing file is restored from the backup too, and only with neither a
+    /// fresh identity is created. Throws only when a file cannot be read or written at all (permissions, I/O
+    /// errors, read-only disk): an identity that is merely unreadable is never replaced.
     public func loadOrCreateIdentity(now: Date = Date()) throws(SystemCallError) -> (
         identity: DeviceIdentity, recovered: StateRecovery?
     ) {
@@ -36,6 +41,11 @@ public struct StateStore: Sendable {
         do {
             bytes = try AtomicFile.read(identityPath)
         } catch where error.errno == ENOENT {
+            if let backup = readBackup() {
+                try save(backup)
+                return (backup, StateRecovery(path: identityPath, reason: .missing, preservedCopyPath: nil,
+                                              restoredFrom: identityBackupPath))
+            }
             let identity = DeviceIdentity.fresh()
             try save(identity)
             return (identity, nil)
@@ -49,9 +59,17 @@ public struct StateStore: Sendable {
         }
     }
 
-    /// Atomically replaces `identity.json` (mode 0600: it may hold a session token).
+    /// Atomically replaces `identity.json`, then its backup (mode 0600: they may hold a session token).
     public func save(_ identity: DeviceIdentity) throws(SystemCallError) {
-        try AtomicFile.write(DeviceIdentityCoding.encode(identity), to: identityPath, permissions: 0o600)
+        let bytes = DeviceIdentityCoding.encode(identity)
+        try AtomicFile.write(bytes, to: identityPath, permissions: 0o600)
+        try AtomicFile.write(bytes, to: identityBackupPath, permissions: 0o600)
+    }
+
+    /// The backup's identity, if it is there and intact.
+    func readBackup() -> DeviceIdentity? {
+        guard let bytes = try? AtomicFile.read(identityBackupPath) else { return nil }
+        return try? DeviceIdentityCoding.decode(bytes)
     }
 
     func replaceDamagedIdentity(
@@ -59,10 +77,12 @@ public struct StateStore: Sendable {
         now: Date
     ) throws(SystemCallError) -> (identity: DeviceIdentity, recovered: StateRecovery?) {
         let preserved = try moveAside(identityPath, now: now)
-        let identity = DeviceIdentity.fresh()
+        let backup = readBackup()
+        let identity = backup ?? DeviceIdentity.fresh()
         try save(identity)  // Its directory fsync also makes the move-aside durable.
         pruneCorruptCopies(of: Self.identityFileName, keeping: Self.corruptCopiesKept)
-        return (identity, StateRecovery(path: identityPath, reason: reason, preservedCopyPath: preserved))
+        return (identity, StateRecovery(path: identityPath, reason: reason, preservedCopyPath: preserved,
+                                        restoredFrom: backup == nil ? nil : identityBackupPath))
     }
 
     /// Renames `path` to `path.corrupt-<timestamp>`, adding `-2`, `-3`… if that name is taken.

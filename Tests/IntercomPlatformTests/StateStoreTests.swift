@@ -29,6 +29,7 @@ struct DamagedIdentityFile: Sendable, CustomTestStringConvertible {
 extension StateRecovery.Reason {
     var caseName: String {
         switch self {
+        case .missing: "missing"
         case .empty: "empty"
         case .tooLarge: "tooLarge"
         case .malformedJSON: "malformedJSON"
@@ -130,11 +131,66 @@ extension StateRecovery.Reason {
         #expect(recovery.path == store.identityPath)
         #expect(recovery.preservedCopyPath == store.identityPath + ".corrupt-20261118T110640Z")
         #expect(directory.contents(of: "state/identity.json.corrupt-20261118T110640Z") == damage.bytes)
-        #expect(recovery.description.contains("moved it to \(recovery.preservedCopyPath)"))
+        #expect(recovery.description.contains("moved it to \(recovery.preservedCopyPath ?? "-")"))
+        #expect(recovery.restoredFrom == nil, "no backup was there: a fresh identity")
 
         let reloaded = try store.loadOrCreateIdentity()
         #expect(reloaded.recovered == nil)
         #expect(reloaded.identity == result.identity)
+    }
+
+    @Test func savingWritesTheBackupToo() throws {
+        let (directory, store) = try makeStore()
+        defer { withExtendedLifetime(directory) {} }
+        var identity = try store.loadOrCreateIdentity().identity
+        identity.userID = "u5erID0001"
+        try store.save(identity)
+        #expect(try AtomicFile.read(store.identityBackupPath) == AtomicFile.read(store.identityPath))
+        #expect(try FileManager.default.attributesOfItem(atPath: store.identityBackupPath)[.posixPermissions] as? Int == 0o600)
+    }
+
+    /// A power cut or a failing card damaged identity.json: the backup brings back the same userID (a fresh
+    /// anonymous login would give the device a new one, and break every caller's saved contact).
+    @Test(arguments: DamagedIdentityFile.all)
+    func damagedIdentityComesBackFromItsBackup(damage: DamagedIdentityFile) throws {
+        let (directory, store) = try makeStore()
+        var identity = try store.loadOrCreateIdentity().identity
+        identity.userID = "u5erID0001"
+        try store.save(identity)
+        try directory.write(damage.bytes, to: "state/identity.json")
+
+        let result = try store.loadOrCreateIdentity()
+
+        #expect(result.identity == identity)
+        let recovery = try #require(result.recovered)
+        #expect(recovery.restoredFrom == store.identityBackupPath)
+        #expect(recovery.description.contains("restored the identity from \(store.identityBackupPath)"))
+        #expect(try store.loadOrCreateIdentity().recovered == nil, "identity.json was written again")
+    }
+
+    @Test func aMissingIdentityComesBackFromItsBackup() throws {
+        let (directory, store) = try makeStore()
+        var identity = try store.loadOrCreateIdentity().identity
+        identity.userID = "u5erID0002"
+        try store.save(identity)
+        #expect(unlink(store.identityPath) == 0)
+        let result = try store.loadOrCreateIdentity()
+        #expect(result.identity == identity)
+        #expect(result.recovered?.reason == .missing)
+        #expect(result.recovered?.preservedCopyPath == nil)
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func withBothDamagedAFreshIdentityIsMade() throws {
+        let (directory, store) = try makeStore()
+        var identity = try store.loadOrCreateIdentity().identity
+        identity.userID = "u5erID0003"
+        try store.save(identity)
+        try directory.write("garbage", to: "state/identity.json")
+        try directory.write("{}", to: "state/identity.json.bak")
+        let result = try store.loadOrCreateIdentity()
+        #expect(result.identity.installationID != identity.installationID)
+        #expect(result.recovered?.restoredFrom == nil)
     }
 
     @Test func oversizedIdentityIsTooLarge() throws {
