@@ -218,7 +218,7 @@ let package = Package(
             name: "IntercomAgentTests",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
-                "ControlsCore", "WebRTCCore", "Media", "IntercomTestSupport", "ServerTestSupport",
+                "ControlsCore", "WebRTCCore", "WebRTC", "Media", "IntercomTestSupport", "ServerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
