@@ -25,7 +25,9 @@ struct ParseHTTPAdapter: Sendable {
         parseRequest.headers = Self.headers(request.headers)
         // HTTP/1.1's Host header arrives as the :authority pseudo-header in swift-http-types.
         parseRequest.headers.host = request.head.authority
-        parseRequest.remoteIP = context.remoteIP
+        parseRequest.client = ClientAddress.resolve(
+            peer: context.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(request.headers),
+            forwarded: ForwardingHeaders.forwarded(request.headers), trustedProxies: service.configuration.trustedProxies)
         do {
             let bytes = try await request.body.collect(upTo: maxBodyBytes)
             if bytes.readableBytes > 0 {
