@@ -201,6 +201,59 @@ def test_signaling_roles(server):
         ws.close()
 
 
+# The page's own rule, in headless Chromium: a view-only member that signals first is ignored; the partner is the
+# publisher whose user is the call row's other side. Calls the real Call class of the served call.js.
+PARTNER_PROBE = r"""
+(async () => {
+  const { Call } = await import('/call.js');
+  const ui = { onState() {}, onLocalStream() {}, onRemoteStream() {}, onNotice() {} };
+  const warned = [];
+  const warn = console.warn;
+  console.warn = (text) => { warned.push(String(text)); warn.call(console, text); };
+  const call = new Call({ parse: null, me: { userID: 'caller', title: 'Visitor' }, direction: 'outgoing',
+                          remote: { userID: 'device', title: 'Gate' }, ui });
+  call.state = 'calling';
+  const sent = [];
+  call.signal = { send: (to, data) => { sent.push(to); return true; }, close() {} };
+  call.rememberPeer({ peerId: 'p9', role: 'subscriber', userId: 'caller' });   // a viewer (the caller's invite)
+  call.rememberPeer({ peerId: 'p8', role: 'publisher', userId: 'someone-else' });
+  call.rememberPeer({ peerId: 'p1', role: 'publisher', userId: 'device' });
+  call.onSignal('p9', { type: 'ringing' });
+  const afterViewer = call.remotePeerId;
+  call.onSignal('p8', { type: 'ringing' });
+  const afterStranger = call.remotePeerId;
+  call.onSignal('p1', { type: 'ringing' });
+  console.warn = warn;
+  return { afterViewer, afterStranger, partner: call.remotePeerId, state: call.state, warned };
+})()
+"""
+
+
+def test_web_caller_partner(server, workdir):
+    from webdriver import Browser, ChromeDriver, missing_browser  # noqa: E402 - only this check needs it
+    missing = missing_browser()
+    if missing:
+        check("web caller: the partner is the other party, never the first peer that signals", False,
+              "; ".join(missing))
+        return
+    driver = ChromeDriver(workdir)
+    browser = None
+    try:
+        if not check("web caller: chromedriver starts", driver.ready, driver.url):
+            return
+        browser = Browser(driver.url, os.path.join(workdir, "profile-partner"), label="partner")
+        browser.open(f"http://{server.host}:{server.port}/")
+        result = browser.promise(PARTNER_PROBE, timeout=30) or {}
+        check("web caller: the partner is the other party, never the first peer that signals",
+              result.get("afterViewer") is None and result.get("afterStranger") is None
+              and result.get("partner") == "p1" and result.get("state") == "ringing"
+              and len(result.get("warned", [])) == 2, json.dumps(result))
+    finally:
+        if browser:
+            browser.quit()
+        driver.stop()
+
+
 # ── 2. LiveQuery after logout ──
 
 def live_query(server, session_token=None, headers=None, source=None, master_key=None):
@@ -544,6 +597,7 @@ def main():
     workdir = tempfile.mkdtemp(prefix="intercom-security-")
     sections = [
         ("signaling roles", lambda: test_signaling_roles(main_server)),
+        ("web caller partner", lambda: test_web_caller_partner(main_server, workdir)),
         ("livequery logout", lambda: test_live_query_logout(main_server)),
         ("signalURL", lambda: test_signal_url(main_server)),
         ("configured signalURL", lambda: test_configured_signal_url(binary, workdir)),
