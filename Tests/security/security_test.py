@@ -378,6 +378,11 @@ def test_malformed_http(server):
         check(f"http: {name} is answered {expected} and closed",
               status.startswith(f"HTTP/1.1 {expected}") and closed, f"status {status!r}, closed={closed}, {took:.2f} s")
 
+    head = (b"POST /parse/classes/ActiveUsers HTTP/1.1\r\nHost: x\r\nX-Parse-Application-Id: intercom\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+    status, closed, took = raw_exchange(server, [head] + [b" "] * 12, timeout=8, chunk_pause=0.4)
+    check("http: a body trickled byte by byte is cut off (408, 2 s here) and closed",
+          closed and status.startswith("HTTP/1.1 408") and took < 6.5, f"status {status!r}, closed={closed}, {took:.1f} s")
     status, closed, took = raw_exchange(server, b"", timeout=8)
     check("http: a connection that sends nothing is closed by the head deadline (408)",
           closed and status.startswith("HTTP/1.1 408") and took < 5, f"status {status!r}, closed={closed}, {took:.1f} s")
@@ -610,7 +615,7 @@ def main():
     main_server = None
     try:
         main_server = Server(binary, workdir, "server",
-                             "header_timeout_seconds = 2\nrate_limit = \"off\"\n")
+                             "header_timeout_seconds = 2\nbody_timeout_seconds = 2\nrate_limit = \"off\"\n")
         for name, run in sections:
             try:
                 run()

@@ -28,6 +28,7 @@ import IntercomConfig
 /// max_connections = 4096                                    # default: open-file limit − 64
 /// idle_timeout_seconds = 60
 /// header_timeout_seconds = 10
+/// body_timeout_seconds = 30
 /// max_list_items = 500                                      # $in/$nin/$all/$or items
 /// max_where_bytes = 65536
 /// max_where_depth = 4
@@ -39,7 +40,7 @@ extension ServerConfiguration {
         "listen", "database", "application_id", "client_keys_file", "master_key_file", "token_keys_file",
         "signal_url", "stun_urls", "turn_urls", "turn_secret_file", "heartbeat_seconds", "ring_seconds",
         "token_seconds", "rate_limit", "max_viewers", "web_root", "public_url", "trusted_proxies", "master_key_ips",
-        "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "max_list_items", "max_where_bytes",
+        "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_list_items", "max_where_bytes",
         "max_where_depth", "max_subscriptions", "query_time_budget_ms",
     ]
 
@@ -156,6 +157,7 @@ extension ServerConfiguration {
         if let value = integer("max_connections", in: 16...1_000_000) { connectionLimits.maxConnections = Int(value) }
         if let value = integer("idle_timeout_seconds", in: 1...86_400) { connectionLimits.idleTimeoutSeconds = value }
         if let value = integer("header_timeout_seconds", in: 1...3600) { connectionLimits.headerTimeoutSeconds = value }
+        if let value = integer("body_timeout_seconds", in: 1...3600) { connectionLimits.bodyTimeoutSeconds = value }
         if let value = integer("max_list_items", in: 1...100_000) { queryLimits.maxListItems = Int(value) }
         if let value = integer("max_where_bytes", in: 256...(1 << 20)) { queryLimits.maxWhereBytes = Int(value) }
         if let value = integer("max_where_depth", in: 1...32) { queryLimits.maxNestingDepth = Int(value) }

@@ -9,6 +9,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var idleTimeoutSeconds: Int64 = 60
     /// A connection's first request head must be complete within this (slow-header clients).
     public var headerTimeoutSeconds: Int64 = 10
+    /// A request body must be complete within this once its head has arrived.
+    public var bodyTimeoutSeconds: Int64 = 30
     /// Largest request head (request line plus headers), and largest single header field.
     public var maxHeaderBytes = 32 << 10
     public var maxHeaderCount = 100

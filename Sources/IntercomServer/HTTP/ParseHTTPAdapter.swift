@@ -5,6 +5,8 @@ import Hummingbird
 struct ParseHTTPAdapter: Sendable {
     let service: ParseService
     let maxBodyBytes: Int
+    /// The whole body must arrive within this (`ConnectionLimits.bodyTimeoutSeconds`).
+    let bodyTimeoutSeconds: Int64
 
     static let corsHeaders: HTTPFields = [
         .accessControlAllowOrigin: "*",
@@ -29,10 +31,13 @@ struct ParseHTTPAdapter: Sendable {
             peer: context.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(request.headers),
             forwarded: ForwardingHeaders.forwarded(request.headers), trustedProxies: service.configuration.trustedProxies)
         do {
-            let bytes = try await request.body.collect(upTo: maxBodyBytes)
+            let bytes = try await BodyDeadline.collect(request.body, upTo: maxBodyBytes,
+                                                       within: .seconds(bodyTimeoutSeconds))
             if bytes.readableBytes > 0 {
                 parseRequest.body = try JSONCoding.decode(bytes.readableBytesView)
             }
+        } catch is BodyDeadline.Expired {
+            return Self.closing(Self.response(.failure(ParseError(plainStatus: 408, "request body not received in time"))))
         } catch let malformed as JSONCoding.Malformed {
             return Self.response(.failure(ParseError(plainStatus: 400, malformed.message)))
         } catch {
@@ -63,6 +68,13 @@ struct ParseHTTPAdapter: Sendable {
         headers.forwardedProto = value("X-Forwarded-Proto")?.lowercased()
         headers.cloudContext = value("X-Parse-Cloud-Context")
         return headers
+    }
+
+    /// `response` with `Connection: close`: the rest of an abandoned body must not be read as a request.
+    static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
     }
 
     static func response(_ parseResponse: ParseResponse) -> Response {

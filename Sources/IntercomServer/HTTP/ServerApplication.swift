@@ -67,7 +67,8 @@ public enum ServerApplication {
             logger.warning("web caller files not found; set --web-root or INTERCOM_WEB_ROOT to serve them at /")
         }
         router.get("health") { _, _ in HealthResponse(status: "ok") }
-        let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes)
+        let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes,
+                                       bodyTimeoutSeconds: backend.configuration.connectionLimits.bodyTimeoutSeconds)
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .options] {
             router.on("parse", method: method) { request, context in await adapter.respond(to: request, context: context) }
             router.on("parse/**", method: method) { request, context in
