@@ -116,14 +116,16 @@ actor LiveQueryHub {
 
     /// Ends what ran on the sessions in `ended` (logged out, deleted or expired): a socket connected with
     /// one gets a 209 error frame and is closed; a subscription made with one gets a 209 error frame for
-    /// its request id and is removed. Returns how many sockets and subscriptions were ended.
+    /// its request id and is removed. Returns how many sockets and subscriptions were ended. `reconnect`
+    /// is true: a client that logs in again (the agent does on its next 209) must be able to come back;
+    /// one that reconnects with the dead token runs as the public and sees no one's calls.
     @discardableResult
     func endSessions(_ ended: Set<String>) -> Int {
         guard !ended.isEmpty else { return 0 }
         var count = 0
         for (clientId, client) in clients {
             if let id = client.auth.session?.objectId, ended.contains(id) {
-                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: false,
+                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: true,
                                      requestId: nil), to: clientId)
                 unregister(clientId)
                 count += 1
@@ -132,7 +134,7 @@ actor LiveQueryHub {
             for (requestId, subscription) in client.subscriptions {
                 guard let id = subscription.auth.session?.objectId, ended.contains(id) else { continue }
                 clients[clientId]?.subscriptions.removeValue(forKey: requestId)
-                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: false,
+                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: true,
                                      requestId: requestId), to: clientId)
                 count += 1
             }
