@@ -39,7 +39,7 @@ def check(name, ok, detail=""):
 class Server:
     """intercom-server on a free loopback port with its own database and a TOML config."""
 
-    def __init__(self, binary, workdir, label, config="", soft_nofile=None):
+    def __init__(self, binary, workdir, label, config="", soft_nofile=None, database=None):
         self.workdir = workdir
         path = os.path.join(workdir, f"{label}.toml")
         with open(path, "w", encoding="utf-8") as f:
@@ -49,7 +49,7 @@ class Server:
                      "INTERCOM_MASTER_KEY_IPS", "INTERCOM_MAX_CONNECTIONS", "INTERCOM_IDLE_TIMEOUT_SECONDS"):
             env.pop(name, None)
         argv = [binary, "--config", path, "--listen", "127.0.0.1:0", "--database",
-                os.path.join(workdir, f"{label}.sqlite"), "--log-level", "info"]
+                database or os.path.join(workdir, f"{label}.sqlite"), "--log-level", "info"]
         if soft_nofile:
             # The server must raise it itself: start it with the distribution's 1024 soft limit.
             argv = ["sh", "-c", f'ulimit -Sn {soft_nofile} && exec "$@"', "sh"] + argv
