@@ -11,9 +11,12 @@ public final class IntercomBackend: Sendable {
     public let tokenVerifier: SessionTokenVerifier
     public let iceServers: IceServerProvider
     public let sweeper: ExpirySweeper
+    /// Set once the server is bound (the listen-derived `signalURL` needs the real port).
+    public let boundPort = BoundPort()
     let parse: ParseService
     let liveQuery: LiveQueryHub
     let signaling: SignalingRooms
+    let sessionRevalidator: SessionRevalidator
 
     /// Opens (creating and migrating) the database and loads or creates the token keys.
     public init(configuration: ServerConfiguration, clock: ServerClock = .system, logger: Logger) async throws {
@@ -32,10 +35,11 @@ public final class IntercomBackend: Sendable {
             await sessions.liveQueryAuth(token)
         }
         parse = ParseService(configuration: configuration, database: database, clock: clock, keyRing: keyRing,
-                             liveQuery: liveQuery, logger: logger)
+                             liveQuery: liveQuery, boundPort: boundPort, logger: logger)
         iceServers = parse.iceServers
         signaling = SignalingRooms(verifier: tokenVerifier, database: database, clock: clock, iceServers: iceServers,
                                    maxViewers: configuration.maxViewersPerSession, logger: logger)
+        sessionRevalidator = SessionRevalidator(hub: liveQuery, database: database, clock: clock, logger: logger)
         sweeper = ExpirySweeper(database: database, clock: clock, heartbeatSeconds: configuration.heartbeatSeconds,
                                 intervalSeconds: configuration.sweepIntervalSeconds, logger: logger)
     }

@@ -6,11 +6,15 @@ public struct SignalingPeer: Sendable, Hashable {
     public var name: String?
     /// `publisher` or `subscriber` (the token's role).
     public var role: String?
+    /// The token's user (`sub`): with `role` it tells a client which member is the other party of its call
+    /// row, so it never takes a viewer for its partner.
+    public var userId: String?
 
-    public init(peerId: String, name: String? = nil, role: String? = nil) {
+    public init(peerId: String, name: String? = nil, role: String? = nil, userId: String? = nil) {
         self.peerId = peerId
         self.name = name
         self.role = role
+        self.userId = userId
     }
 }
 
@@ -121,7 +125,8 @@ public enum SignalingFrame: Sendable, Hashable {
     private static func peer(_ value: JSONValue, path: String) throws(ParseWireError) -> SignalingPeer {
         let fields = try FrameFields(value, path: path)
         return SignalingPeer(
-            peerId: try fields.nonEmptyString("peerId"), name: try fields.optionalString("name"), role: try fields.optionalString("role"))
+            peerId: try fields.nonEmptyString("peerId"), name: try fields.optionalString("name"), role: try fields.optionalString("role"),
+            userId: try fields.optionalString("userId"))
     }
 
     private static func iceServer(_ value: JSONValue, path: String) throws(ParseWireError) -> IceServer {
@@ -136,6 +141,7 @@ public enum SignalingFrame: Sendable, Hashable {
         var members: [String: JSONValue] = ["peerId": .string(peer.peerId)]
         if let name = peer.name { members["name"] = .string(name) }
         if let role = peer.role { members["role"] = .string(role) }
+        if let userId = peer.userId { members["userId"] = .string(userId) }
         return .object(members)
     }
 

@@ -181,19 +181,28 @@ import Testing
         }
     }
 
-    @Test func signalURLComesFromConfigurationOrTheForwardedScheme() async throws {
+    @Test func signalURLComesFromConfigurationNeverFromRequestHeaders() async throws {
         let configured = try await TestServer { $0.signalURL = "wss://intercom.example.org/signal" }
         try await configured.run { client in
             let caller = try await client.anonymousUser()
             let reply = try await client.create("ActiveSessions", Self.call(from: caller, to: "rx"), as: caller)
             #expect(reply["signalURL"] == "wss://intercom.example.org/signal")
         }
-        let derived = try await TestServer()
+        let fromPublicURL = try await TestServer { $0.publicURL = "https://intercom.example.org/" }
+        try await fromPublicURL.run { client in
+            let caller = try await client.anonymousUser()
+            let reply = try await client.send(.post, "/parse/classes/ActiveSessions", body: Self.call(from: caller, to: "rx"),
+                                              token: caller.sessionToken, headers: ["Host": "attacker.example:6666"])
+            #expect(reply["signalURL"] == "wss://intercom.example.org/signal")
+        }
+        // Issue #14 (3): neither Host nor X-Forwarded-Proto moves it; the listen address does.
+        let derived = try await TestServer { $0.host = "192.0.2.10"; $0.port = 4242 }
         try await derived.run { client in
             let caller = try await client.anonymousUser()
             let reply = try await client.send(.post, "/parse/classes/ActiveSessions", body: Self.call(from: caller, to: "rx"),
-                                              token: caller.sessionToken, headers: ["X-Forwarded-Proto": "https"])
-            #expect(reply["signalURL"]?.stringValue?.hasPrefix("wss://") == true)
+                                              token: caller.sessionToken,
+                                              headers: ["Host": "attacker.example:6666", "X-Forwarded-Proto": "https"])
+            #expect(reply["signalURL"] == "ws://192.0.2.10:4242/signal")
         }
     }
 

@@ -49,15 +49,15 @@ import Testing
 @Suite struct SignalingRoomTableTests {
     @Test func viewersBeyondTheLimitAreRefusedButPartiesAreNot() throws {
         var table = SignalingRoomTable(maxViewers: 1)
-        let deviceAdmission = table.join(sessionID: "S", userID: "dev", role: .publisher, name: "Gate")
+        let deviceAdmission = table.join(sessionID: "S", callerID: "caller", userID: "dev", role: .publisher, name: "Gate")
         let device = try #require(deviceAdmission)
         #expect(device.others.isEmpty)
-        let viewerAdmission = table.join(sessionID: "S", userID: "dev", role: .subscriber, name: nil)
+        let viewerAdmission = table.join(sessionID: "S", callerID: "caller", userID: "dev", role: .subscriber, name: nil)
         let viewer = try #require(viewerAdmission)
         #expect(viewer.others.map(\.peerId) == [device.member.peerId])
-        let refused = table.join(sessionID: "S", userID: "caller", role: .subscriber, name: nil)
+        let refused = table.join(sessionID: "S", callerID: "caller", userID: "caller", role: .subscriber, name: nil)
         #expect(refused == nil)
-        let callerAdmission = table.join(sessionID: "S", userID: "caller", role: .publisher, name: "Visitor")
+        let callerAdmission = table.join(sessionID: "S", callerID: "caller", userID: "caller", role: .publisher, name: "Visitor")
         let caller = try #require(callerAdmission)
         #expect(caller.others.count == 2)
         #expect(table.peerCount == 3)
@@ -65,9 +65,9 @@ import Testing
 
     @Test func aPartyJoiningAgainReplacesItsOldEntry() throws {
         var table = SignalingRoomTable(maxViewers: 4)
-        let firstAdmission = table.join(sessionID: "S", userID: "dev", role: .publisher, name: nil)
+        let firstAdmission = table.join(sessionID: "S", callerID: "caller", userID: "dev", role: .publisher, name: nil)
         let first = try #require(firstAdmission)
-        let secondAdmission = table.join(sessionID: "S", userID: "dev", role: .publisher, name: nil)
+        let secondAdmission = table.join(sessionID: "S", callerID: "caller", userID: "dev", role: .publisher, name: nil)
         let second = try #require(secondAdmission)
         #expect(second.replaced == first.member)
         #expect(table.member(first.member.peerId) == nil)
@@ -78,11 +78,11 @@ import Testing
 
     @Test func signalsNeverCrossRooms() throws {
         var table = SignalingRoomTable(maxViewers: 4)
-        let aAdmission = table.join(sessionID: "S1", userID: "a", role: .publisher, name: nil)
+        let aAdmission = table.join(sessionID: "S1", callerID: "caller", userID: "a", role: .publisher, name: nil)
         let a = try #require(aAdmission)
-        let bAdmission = table.join(sessionID: "S1", userID: "b", role: .publisher, name: nil)
+        let bAdmission = table.join(sessionID: "S1", callerID: "caller", userID: "b", role: .publisher, name: nil)
         let b = try #require(bAdmission)
-        let cAdmission = table.join(sessionID: "S2", userID: "c", role: .publisher, name: nil)
+        let cAdmission = table.join(sessionID: "S2", callerID: "caller", userID: "c", role: .publisher, name: nil)
         let c = try #require(cAdmission)
         #expect(table.recipient(b.member.peerId, from: a.member.peerId) == b.member)
         #expect(table.recipient(c.member.peerId, from: a.member.peerId) == nil)

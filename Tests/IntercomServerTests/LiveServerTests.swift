@@ -3,8 +3,8 @@ import HummingbirdTesting
 import IntercomServer
 import Testing
 
-/// Over a real socket (Hummingbird `.live`): the peer is 127.0.0.1, so the master key works; Location and
-/// signalURL carry the Host the client used.
+/// Over a real socket (Hummingbird `.live`): the peer is 127.0.0.1, so the master key works; Location carries
+/// the Host the client used, signalURL the listen address.
 @Suite struct LiveServerTests {
     @Test func masterKeyFromLoopbackBypassesAccessRules() async throws {
         let server = try await TestServer()
@@ -21,7 +21,10 @@ import Testing
 
             let caller = try await client.anonymousUser()
             let call = try await client.create("ActiveSessions", CallSessionTests.call(from: caller, to: "rx"), as: caller)
-            #expect(call["signalURL"] == "ws://localhost/signal")
+            // signalURL comes from the listen address, never from the Host header (issue #14, 3): the real port.
+            let signalURL = try #require(call["signalURL"]?.stringValue)
+            #expect(signalURL.hasPrefix("ws://127.0.0.1:") && signalURL.hasSuffix("/signal") && !signalURL.contains(":0/"),
+                    "\(signalURL)")
             let all = try await client.query("ActiveSessions", headers: master)
             #expect(all.objectIds == [call["objectId"]?.stringValue ?? "?"])
             let delete = try await client.send(

@@ -57,6 +57,52 @@ import Testing
         }
     }
 
+    @Test func securityKeysSetTheLimitsProxiesAndPublicURL() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(Array("""
+            public_url = "https://intercom.example.org"
+            trusted_proxies = ["127.0.0.1/32", "10.0.0.0/8"]
+            master_key_ips = ["127.0.0.1", "192.0.2.0/24"]
+            max_connections = 500
+            idle_timeout_seconds = 20
+            header_timeout_seconds = 5
+            max_list_items = 50
+            max_where_bytes = 4096
+            max_where_depth = 2
+            max_subscriptions = 10
+            query_time_budget_ms = 250
+            """.utf8), to: "server.toml")
+        var configuration = ServerConfiguration()
+        _ = try configuration.apply(file: directory.path("server.toml"))
+        #expect(configuration.publicURL == "https://intercom.example.org")
+        #expect(configuration.trustedProxies.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8"])
+        #expect(configuration.masterKeyIPs == ["127.0.0.1", "192.0.2.0/24"])
+        #expect(configuration.connectionLimits.maxConnections == 500)
+        #expect(configuration.connectionLimits.idleTimeoutSeconds == 20)
+        #expect(configuration.connectionLimits.headerTimeoutSeconds == 5)
+        #expect(configuration.queryLimits.maxListItems == 50)
+        #expect(configuration.queryLimits.maxWhereBytes == 4096)
+        #expect(configuration.queryLimits.maxNestingDepth == 2)
+        #expect(configuration.queryLimits.maxSubscriptionsPerSocket == 10)
+        #expect(configuration.queryLimits.timeBudgetMilliseconds == 250)
+    }
+
+    @Test func aBadProxyBlockIsReported() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(Array("""
+            trusted_proxies = ["proxy.example.org"]
+            public_url = "intercom.example.org"
+            """.utf8), to: "server.toml")
+        var configuration = ServerConfiguration()
+        do {
+            _ = try configuration.apply(file: directory.path("server.toml"))
+            Issue.record("a bad file was accepted")
+        } catch {
+            #expect(error.message.contains("trusted_proxies"), "\(error.message)")
+            #expect(error.message.contains("public_url"), "\(error.message)")
+        }
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         let directory = try TemporaryDirectory()
         try directory.write([], to: "server.toml")

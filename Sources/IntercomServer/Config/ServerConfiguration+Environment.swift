@@ -16,6 +16,11 @@
 /// | `INTERCOM_RATE_LIMIT` | `requestsPerSecond/burst` per client IP, or `off` |
 /// | `INTERCOM_MAX_VIEWERS` | view-only watchers per call (default 4) |
 /// | `INTERCOM_WEB_ROOT` | directory of the web caller served at `/` |
+/// | `INTERCOM_PUBLIC_URL` | public base URL (`https://host`); `signalURL` derives from it |
+/// | `INTERCOM_TRUSTED_PROXIES` | comma-separated CIDRs whose `X-Forwarded-For`/`Forwarded` is believed |
+/// | `INTERCOM_MASTER_KEY_IPS` | comma-separated CIDRs that may use the master key (default loopback) |
+/// | `INTERCOM_MAX_CONNECTIONS` | connections served at once (default: open-file limit − 64) |
+/// | `INTERCOM_IDLE_TIMEOUT_SECONDS` | a connection silent this long is closed (default 60) |
 extension ServerConfiguration {
     public mutating func apply(environment: [String: String]) throws(ServerConfigurationError) {
         func value(_ name: String) -> String? {
@@ -49,6 +54,26 @@ extension ServerConfiguration {
         if let limit = value("INTERCOM_RATE_LIMIT") { rateLimit = try Self.rateLimit(limit) }
         if let viewers = try seconds("INTERCOM_MAX_VIEWERS", in: 0...64) { maxViewersPerSession = Int(viewers) }
         if let root = value("INTERCOM_WEB_ROOT") { webRoot = root }
+        if let url = value("INTERCOM_PUBLIC_URL") { publicURL = url }
+        if let blocks = list("INTERCOM_TRUSTED_PROXIES") { trustedProxies = try Self.networks(blocks, key: "INTERCOM_TRUSTED_PROXIES") }
+        if let blocks = list("INTERCOM_MASTER_KEY_IPS") {
+            _ = try Self.networks(blocks.filter { $0 != "127.0.0.1" }, key: "INTERCOM_MASTER_KEY_IPS")
+            masterKeyIPs = blocks
+        }
+        if let cap = try seconds("INTERCOM_MAX_CONNECTIONS", in: 16...1_000_000) { connectionLimits.maxConnections = Int(cap) }
+        if let idle = try seconds("INTERCOM_IDLE_TIMEOUT_SECONDS", in: 1...86_400) { connectionLimits.idleTimeoutSeconds = idle }
+    }
+
+    /// CIDR blocks or addresses (`10.0.0.0/8`, `::1`).
+    static func networks(_ texts: [String], key: String) throws(ServerConfigurationError) -> [IPNetwork] {
+        var networks: [IPNetwork] = []
+        for text in texts {
+            guard let network = IPNetwork(text) else {
+                throw ServerConfigurationError("\(key): \"\(text)\" is not an address or CIDR block")
+            }
+            networks.append(network)
+        }
+        return networks
     }
 
     /// `kid=secret,kid=secret` (the first signs).

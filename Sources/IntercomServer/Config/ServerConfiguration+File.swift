@@ -22,12 +22,26 @@ import IntercomConfig
 /// rate_limit = "20/200"                                     # or "off"
 /// max_viewers = 4
 /// web_root = "/usr/share/intercom/web"
+/// public_url = "https://intercom.example.org"               # signalURL = wss://…/signal unless signal_url
+/// trusted_proxies = ["127.0.0.1/32"]                        # whose X-Forwarded-For is believed
+/// master_key_ips = ["127.0.0.1", "::1"]                     # clients that may use the master key
+/// max_connections = 4096                                    # default: open-file limit − 64
+/// idle_timeout_seconds = 60
+/// header_timeout_seconds = 10
+/// body_timeout_seconds = 30
+/// max_list_items = 500                                      # $in/$nin/$all/$or items
+/// max_where_bytes = 65536
+/// max_where_depth = 4
+/// max_subscriptions = 100                                   # LiveQuery subscriptions per socket
+/// query_time_budget_ms = 1000
 /// ```
 extension ServerConfiguration {
     static let fileKeys: Set<String> = [
         "listen", "database", "application_id", "client_keys_file", "master_key_file", "token_keys_file",
         "signal_url", "stun_urls", "turn_urls", "turn_secret_file", "heartbeat_seconds", "ring_seconds",
-        "token_seconds", "rate_limit", "max_viewers", "web_root",
+        "token_seconds", "rate_limit", "max_viewers", "web_root", "public_url", "trusted_proxies", "master_key_ips",
+        "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_list_items", "max_where_bytes",
+        "max_where_depth", "max_subscriptions", "query_time_budget_ms",
     ]
 
     /// Applies `path`; returns the `listen` value, which the command line owns.
@@ -126,6 +140,29 @@ extension ServerConfiguration {
         }
         if let value = integer("max_viewers", in: 0...64) { maxViewersPerSession = Int(value) }
         if let value = string("web_root") { webRoot = value }
+        if let value = string("public_url") {
+            if value.hasPrefix("http://") || value.hasPrefix("https://") { publicURL = value } else {
+                report("public_url", "expected an http:// or https:// URL")
+            }
+        }
+        if let value = strings("trusted_proxies") {
+            do { trustedProxies = try Self.networks(value, key: "trusted_proxies") } catch { report("trusted_proxies", error.message) }
+        }
+        if let value = strings("master_key_ips") {
+            do {
+                _ = try Self.networks(value.filter { $0 != "127.0.0.1" }, key: "master_key_ips")
+                masterKeyIPs = value
+            } catch { report("master_key_ips", error.message) }
+        }
+        if let value = integer("max_connections", in: 16...1_000_000) { connectionLimits.maxConnections = Int(value) }
+        if let value = integer("idle_timeout_seconds", in: 1...86_400) { connectionLimits.idleTimeoutSeconds = value }
+        if let value = integer("header_timeout_seconds", in: 1...3600) { connectionLimits.headerTimeoutSeconds = value }
+        if let value = integer("body_timeout_seconds", in: 1...3600) { connectionLimits.bodyTimeoutSeconds = value }
+        if let value = integer("max_list_items", in: 1...100_000) { queryLimits.maxListItems = Int(value) }
+        if let value = integer("max_where_bytes", in: 256...(1 << 20)) { queryLimits.maxWhereBytes = Int(value) }
+        if let value = integer("max_where_depth", in: 1...32) { queryLimits.maxNestingDepth = Int(value) }
+        if let value = integer("max_subscriptions", in: 1...100_000) { queryLimits.maxSubscriptionsPerSocket = Int(value) }
+        if let value = integer("query_time_budget_ms", in: 10...60_000) { queryLimits.timeBudgetMilliseconds = value }
         let listen = string("listen")
         guard problems.isEmpty else { throw ServerConfigurationError(problems.joined(separator: "\n")) }
         return listen

@@ -12,8 +12,13 @@ public struct ServerConfiguration: Sendable {
     public var clientKeys: [String] = []
     /// nil: the master key is disabled.
     public var masterKey: String?
-    /// Peers allowed to use the master key (parse-server `masterKeyIps` default).
+    /// Clients allowed to use the master key (parse-server `masterKeyIps`): addresses or CIDR blocks;
+    /// `127.0.0.1` stands for all of 127/8. The client is the peer, or what a trusted proxy says it is.
     public var masterKeyIPs: [String] = ["127.0.0.1", "::1"]
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers are believed (CIDR blocks or
+    /// addresses). Empty: none; a forwarding header from any peer then denies the master key and the
+    /// rate limiter's loopback exemption.
+    public var trustedProxies: [IPNetwork] = []
 
     // ── Queries and users ──
     public var defaultLimit = 100
@@ -32,8 +37,11 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetimeSeconds: Int64 = 3600
     /// How long an `ActiveSessions` row rings before it disappears.
     public var ringTimeToLiveSeconds: Int64 = 60
-    /// `ws(s)://host/signal`; nil derives it from the request's Host header.
+    /// `ws(s)://host/signal` advertised in `ActiveSessions.signalURL`; nil derives it from `publicURL`, or
+    /// else from the listen address. Never from request headers (a Host header is the client's to choose).
     public var signalURL: String?
+    /// The server's public base URL (`https://intercom.example.org`), e.g. behind a TLS proxy.
+    public var publicURL: String?
     public var stunURLs: [String] = []
     public var turnURLs: [String] = []
     /// The coturn `static-auth-secret`; without it no TURN credentials are issued.
@@ -56,8 +64,34 @@ public struct ServerConfiguration: Sendable {
     /// `X-Parse-Request-Id` records are kept this long (parse-server `idempotencyOptions.ttl`); 0 disables.
     public var idempotencyTTLSeconds: Int64 = 300
     public var maxBodyBytes = 1 << 20
+    public var connectionLimits = ConnectionLimits()
+    public var queryLimits = QueryLimits()
 
     public init() {}
+
+    /// `masterKeyIPs` as networks (an entry that does not parse matches nothing).
+    var masterKeyNetworks: [IPNetwork] {
+        masterKeyIPs.compactMap { entry in entry == "127.0.0.1" ? IPNetwork("127.0.0.0/8") : IPNetwork(entry) }
+    }
+
+    /// The `signalURL` every call row and viewer token carries: `signalURL`, else `publicURL` with
+    /// http→ws, else the listen address (a wildcard listen address stands for loopback).
+    func advertisedSignalURL(boundPort: Int?) -> String {
+        if let signalURL { return signalURL }
+        if let publicURL {
+            var base = publicURL
+            while base.hasSuffix("/") { base.removeLast() }
+            if base.hasPrefix("https://") { return "wss://" + base.dropFirst(8) + "/signal" }
+            if base.hasPrefix("http://") { return "ws://" + base.dropFirst(7) + "/signal" }
+            return base + "/signal"
+        }
+        let host = switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+        return "ws://\(host):\(boundPort ?? port)/signal"
+    }
 
     public static let tokenLifetimeLimitSeconds: Int64 = 86_400
 }

@@ -11,6 +11,8 @@ public enum ParseErrorCode {
     public static let incorrectType = 111
     public static let operationForbidden = 119
     public static let duplicateValue = 137
+    /// Parse-SDK-JS `TIMEOUT`: a query ran past its time budget.
+    public static let timeout = 124
     public static let scriptFailed = 141
     public static let validationError = 142
     public static let duplicateRequest = 159

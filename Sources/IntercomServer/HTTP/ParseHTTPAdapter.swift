@@ -5,6 +5,8 @@ import Hummingbird
 struct ParseHTTPAdapter: Sendable {
     let service: ParseService
     let maxBodyBytes: Int
+    /// The whole body must arrive within this (`ConnectionLimits.bodyTimeoutSeconds`).
+    let bodyTimeoutSeconds: Int64
 
     static let corsHeaders: HTTPFields = [
         .accessControlAllowOrigin: "*",
@@ -25,12 +27,17 @@ struct ParseHTTPAdapter: Sendable {
         parseRequest.headers = Self.headers(request.headers)
         // HTTP/1.1's Host header arrives as the :authority pseudo-header in swift-http-types.
         parseRequest.headers.host = request.head.authority
-        parseRequest.remoteIP = context.remoteIP
+        parseRequest.client = ClientAddress.resolve(
+            peer: context.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(request.headers),
+            forwarded: ForwardingHeaders.forwarded(request.headers), trustedProxies: service.configuration.trustedProxies)
         do {
-            let bytes = try await request.body.collect(upTo: maxBodyBytes)
+            let bytes = try await BodyDeadline.collect(request.body, upTo: maxBodyBytes,
+                                                       within: .seconds(bodyTimeoutSeconds))
             if bytes.readableBytes > 0 {
                 parseRequest.body = try JSONCoding.decode(bytes.readableBytesView)
             }
+        } catch is BodyDeadline.Expired {
+            return Self.closing(Self.response(.failure(ParseError(plainStatus: 408, "request body not received in time"))))
         } catch let malformed as JSONCoding.Malformed {
             return Self.response(.failure(ParseError(plainStatus: 400, malformed.message)))
         } catch {
@@ -61,6 +68,13 @@ struct ParseHTTPAdapter: Sendable {
         headers.forwardedProto = value("X-Forwarded-Proto")?.lowercased()
         headers.cloudContext = value("X-Parse-Cloud-Context")
         return headers
+    }
+
+    /// `response` with `Connection: close`: the rest of an abandoned body must not be read as a request.
+    static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
     }
 
     static func response(_ parseResponse: ParseResponse) -> Response {

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdCore
+import NIOCore
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
@@ -12,20 +14,46 @@ public enum ServerApplication {
         backend: IntercomBackend, logger: Logger, sweeping: Bool = true,
         onServerRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        var services: [any Service] = [SignalingSilenceService(rooms: backend.signaling)]
+        var services: [any Service] = [
+            SignalingSilenceService(rooms: backend.signaling),
+            SessionRevalidationService(revalidator: backend.sessionRevalidator),
+        ]
         if sweeping { services.append(SweeperService(sweeper: backend.sweeper)) }
         let webSocketSettings = WebSocketServerConfiguration(
             maxFrameSize: LiveQueryFrameLimit.bytes,
             // parse-server pings every 10 s and drops a socket that missed the previous pong.
             autoPing: .enabled(timePeriod: .seconds(10)))
+        let limits = backend.configuration.connectionLimits
+        let openFiles = FileDescriptorLimit.raiseToHardLimit()
+        let counter = ConnectionCounter(
+            limit: limits.maxConnections ?? FileDescriptorLimit.connectionCap(openFiles: openFiles))
+        logger.info("connection limits",
+                    metadata: ["open-files": "\(openFiles)", "max-connections": "\(counter.limit)",
+                               "idle-timeout-s": "\(limits.idleTimeoutSeconds)",
+                               "header-timeout-s": "\(limits.headerTimeoutSeconds)"])
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .seconds(limits.idleTimeoutSeconds),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.maxHeaderBytes,
+                                            maxHeaderListSize: limits.maxHeaderBytes,
+                                            maxHeaderFieldCount: limits.maxHeaderCount))
+        let webSocketResponder = webSocketRouter(backend: backend).buildResponder()
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: http1, ws: webSocketSettings)),
+                counter: counter, limits: limits)
+        }
         return Application(
             router: router(backend: backend, logger: logger),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter(backend: backend), configuration: .init(ws: webSocketSettings)),
+            server: server,
             configuration: .init(address: .hostname(backend.configuration.host, port: backend.configuration.port),
-                                 serverName: "intercom-server"),
+                                 serverName: "intercom-server", backlog: 1024),
             services: services,
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
+            onServerRunning: { channel in
+                backend.boundPort.port = channel.localAddress?.port
+                await onServerRunning(channel.localAddress?.port)
+            },
             logger: logger)
     }
 
@@ -39,7 +67,8 @@ public enum ServerApplication {
             logger.warning("web caller files not found; set --web-root or INTERCOM_WEB_ROOT to serve them at /")
         }
         router.get("health") { _, _ in HealthResponse(status: "ok") }
-        let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes)
+        let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes,
+                                       bodyTimeoutSeconds: backend.configuration.connectionLimits.bodyTimeoutSeconds)
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .options] {
             router.on("parse", method: method) { request, context in await adapter.respond(to: request, context: context) }
             router.on("parse/**", method: method) { request, context in
@@ -50,12 +79,15 @@ public enum ServerApplication {
     }
 
     /// Upgrades `GET /parse` (LiveQuery: the SDKs use the server URL with http→ws) and `GET /signal`.
-    static func webSocketRouter(backend: IntercomBackend) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    static func webSocketRouter(backend: IntercomBackend) -> Router<PeerWebSocketRequestContext> {
+        let router = Router(context: PeerWebSocketRequestContext.self)
         let liveQuery = LiveQueryEndpoint(hub: backend.liveQuery)
         let signaling = SignalingEndpoint(rooms: backend.signaling)
         router.ws("parse") { inbound, outbound, context in
-            await liveQuery.serve(inbound: inbound, outbound: outbound, logger: context.logger)
+            let client = ClientAddress.resolve(
+                peer: context.requestContext.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(context.request.headers),
+                forwarded: ForwardingHeaders.forwarded(context.request.headers), trustedProxies: backend.configuration.trustedProxies)
+            await liveQuery.serve(inbound: inbound, outbound: outbound, client: client, logger: context.logger)
         }
         router.ws("signal") { inbound, outbound, context in
             await signaling.serve(inbound: inbound, outbound: outbound, logger: context.logger)
@@ -75,6 +107,17 @@ struct SweeperService: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await sweeper.run()
+        }
+    }
+}
+
+/// Ends LiveQuery sockets and subscriptions whose session ended (`SessionRevalidator`).
+struct SessionRevalidationService: Service {
+    let revalidator: SessionRevalidator
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await revalidator.run()
         }
     }
 }

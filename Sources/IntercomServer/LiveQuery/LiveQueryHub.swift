@@ -22,6 +22,8 @@ actor LiveQueryHub {
 
     private struct Client {
         let outbox: AsyncStream<String>.Continuation
+        /// Who the socket comes from, for the master-key rule.
+        let address: ClientAddress
         var connected = false
         var installationId: String?
         var auth = RequestAuth.publicAccess
@@ -41,10 +43,12 @@ actor LiveQueryHub {
 
     /// A new socket: its client id and the frames to send it, in order. The stream ends when the hub drops
     /// the client (it fell `outboxLimit` frames behind).
-    func register() -> (clientId: String, outbox: AsyncStream<String>) {
+    func register(address: ClientAddress = ClientAddress(address: nil, forwardedByUntrustedPeer: false))
+        -> (clientId: String, outbox: AsyncStream<String>)
+    {
         let clientId = UUID().uuidString.lowercased()
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboxLimit))
-        clients[clientId] = Client(outbox: continuation)
+        clients[clientId] = Client(outbox: continuation, address: address)
         return (clientId, stream)
     }
 
@@ -96,12 +100,61 @@ actor LiveQueryHub {
         }
     }
 
+    // MARK: Session revalidation (issue #14, 2)
+
+    /// The `_Session` ids that sockets and subscriptions run on now.
+    func sessionIdsInUse() -> Set<String> {
+        var ids: Set<String> = []
+        for client in clients.values {
+            if let id = client.auth.session?.objectId { ids.insert(id) }
+            for subscription in client.subscriptions.values {
+                if let id = subscription.auth.session?.objectId { ids.insert(id) }
+            }
+        }
+        return ids
+    }
+
+    /// Ends what ran on the sessions in `ended` (logged out, deleted or expired): a socket connected with
+    /// one gets a 209 error frame and is closed; a subscription made with one gets a 209 error frame for
+    /// its request id and is removed. Returns how many sockets and subscriptions were ended. `reconnect`
+    /// is true: a client that logs in again (the agent does on its next 209) must be able to come back;
+    /// one that reconnects with the dead token runs as the public and sees no one's calls.
+    @discardableResult
+    func endSessions(_ ended: Set<String>) -> Int {
+        guard !ended.isEmpty else { return 0 }
+        var count = 0
+        for (clientId, client) in clients {
+            if let id = client.auth.session?.objectId, ended.contains(id) {
+                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: true,
+                                     requestId: nil), to: clientId)
+                unregister(clientId)
+                count += 1
+                continue
+            }
+            for (requestId, subscription) in client.subscriptions {
+                guard let id = subscription.auth.session?.objectId, ended.contains(id) else { continue }
+                clients[clientId]?.subscriptions.removeValue(forKey: requestId)
+                send(Self.errorFrame(code: ParseErrorCode.invalidSessionToken, "Invalid session token", reconnect: true,
+                                     requestId: requestId), to: clientId)
+                count += 1
+            }
+        }
+        if count > 0 { logger.info("LiveQuery: ended sockets and subscriptions of ended sessions", metadata: ["count": "\(count)"]) }
+        return count
+    }
+
     // MARK: Operations
 
     private func connect(_ clientId: String, _ credentials: LiveQueryCredentials) async {
         var auth = RequestAuth(installationId: credentials.installationId)
         if let masterKey = configuration.masterKey, let offered = credentials.masterKey,
            ConstantTime.equal(offered, masterKey) {
+            // The REST rule (issue #14, 7): the master key only from the configured networks.
+            guard clients[clientId]?.address.mayUseMasterKey(networks: configuration.masterKeyNetworks) == true else {
+                send(Self.errorFrame(code: 4, "The master key is not accepted from this address", reconnect: false,
+                                     requestId: nil), to: clientId)
+                return
+            }
             auth.isMaster = true
         } else if !configuration.clientKeys.isEmpty {
             let matches = credentials.clientKeys.contains { offered in
@@ -132,9 +185,16 @@ actor LiveQueryHub {
                                  reconnect: true, requestId: query.requestId), to: clientId)
             return
         }
+        if client.subscriptions[query.requestId] == nil,
+           client.subscriptions.count >= configuration.queryLimits.maxSubscriptionsPerSocket {
+            send(Self.errorFrame(code: ParseErrorCode.invalidQuery,
+                                 "Too many subscriptions on this socket (at most \(configuration.queryLimits.maxSubscriptionsPerSocket))",
+                                 reconnect: false, requestId: query.requestId), to: clientId)
+            return
+        }
         let predicate: QueryPredicate
         do {
-            predicate = try QueryParser.parse(query.whereClause)
+            predicate = try QueryParser.parse(query.whereClause, limits: configuration.queryLimits)
         } catch {
             send(Self.errorFrame(code: error.code ?? 1, error.message, reconnect: false, requestId: query.requestId), to: clientId)
             return

@@ -24,12 +24,14 @@ struct QueryOptions: Sendable, Equatable {
 
     /// Reads the options from query-string parameters (each `JSON.parse`d when it parses, as parse-server
     /// does) or from a `_method:GET` body.
-    init(parameters: [String: JSONValue], defaultLimit: Int, maxLimit: Int?) throws(ParseError) {
+    init(parameters: [String: JSONValue], defaultLimit: Int, maxLimit: Int?, limits: QueryLimits = QueryLimits())
+        throws(ParseError)
+    {
         for name in parameters.keys where !Self.findParameters.contains(name) {
             throw .invalidQuery("Invalid parameter for query: \(name)")
         }
         if let clause = parameters["where"] {
-            predicate = try QueryParser.parse(Self.decodedIfText(clause, name: "where"))
+            predicate = try QueryParser.parse(Self.decodedIfText(clause, name: "where"), limits: limits)
         }
         limit = try Self.count(parameters["limit"], name: "limit") ?? defaultLimit
         if let maxLimit { limit = min(limit, maxLimit) }

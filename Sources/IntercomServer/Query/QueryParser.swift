@@ -3,33 +3,51 @@
 /// geo arguments (107; parse-server answers 500/1 for a bad point, which clients would retry, so this
 /// server deliberately says 107 instead).
 enum QueryParser {
-    static func parse(_ json: JSONValue) throws(ParseError) -> QueryPredicate {
+    /// Parses `json` within `limits` (`QueryLimits`: size, list lengths, nesting).
+    static func parse(_ json: JSONValue, limits: QueryLimits = QueryLimits()) throws(ParseError) -> QueryPredicate {
+        guard JSONSize.fits(json, within: limits.maxWhereBytes) else {
+            throw .invalidQuery("where is larger than \(limits.maxWhereBytes) bytes, the most allowed")
+        }
+        return try parse(json, limits: limits, depth: 0)
+    }
+
+    private static func parse(_ json: JSONValue, limits: QueryLimits, depth: Int) throws(ParseError) -> QueryPredicate {
         guard let members = json.objectValue else { throw .invalidQuery("Invalid parameter for query: where") }
         var parts: [QueryPredicate] = []
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             switch key {
-            case "$or": parts.append(.any(try subqueries(value, key)))
-            case "$and": parts.append(.all(try subqueries(value, key)))
-            case "$nor": parts.append(.none(try subqueries(value, key)))
+            case "$or": parts.append(.any(try subqueries(value, key, limits: limits, depth: depth)))
+            case "$and": parts.append(.all(try subqueries(value, key, limits: limits, depth: depth)))
+            case "$nor": parts.append(.none(try subqueries(value, key, limits: limits, depth: depth)))
             default:
                 guard FieldName.builtIn.contains(key) || FieldName.isValid(key) else {
                     throw .invalidKeyName("Invalid key name: \(key)")
                 }
                 guard key != "ACL" else { throw .invalidQuery("Cannot query on ACL.") }
-                parts.append(contentsOf: try constraints(field: key, value).map { .field(key, $0) })
+                parts.append(contentsOf: try constraints(field: key, value, limits: limits).map { .field(key, $0) })
             }
         }
         return parts.count == 1 ? parts[0] : .all(parts)
     }
 
-    private static func subqueries(_ value: JSONValue, _ key: String) throws(ParseError) -> [QueryPredicate] {
+    private static func subqueries(_ value: JSONValue, _ key: String, limits: QueryLimits, depth: Int)
+        throws(ParseError) -> [QueryPredicate]
+    {
         guard let items = value.arrayValue else { throw .invalidQuery("Bad \(key) format - use an array value.") }
+        guard depth < limits.maxNestingDepth else {
+            throw .invalidQuery("\(key) is nested too deeply; at most \(limits.maxNestingDepth) levels are allowed")
+        }
+        guard items.count <= limits.maxListItems else {
+            throw .invalidQuery("\(key) has \(items.count) clauses; at most \(limits.maxListItems) are allowed")
+        }
         var result: [QueryPredicate] = []
-        for item in items { result.append(try parse(item)) }
+        for item in items { result.append(try parse(item, limits: limits, depth: depth + 1)) }
         return result
     }
 
-    private static func constraints(field: String, _ value: JSONValue) throws(ParseError) -> [FieldConstraint] {
+    private static func constraints(field: String, _ value: JSONValue, limits: QueryLimits) throws(ParseError)
+        -> [FieldConstraint]
+    {
         guard let members = value.objectValue, members.keys.contains(where: { $0.hasPrefix("$") }) else {
             return [.equals(value)]
         }
@@ -39,9 +57,9 @@ enum QueryParser {
             switch op {
             case "$eq": result.append(.equals(argument))
             case "$ne": result.append(.notEquals(argument))
-            case "$in": result.append(.isIn(try array(argument, op)))
-            case "$nin": result.append(.notIn(try array(argument, op)))
-            case "$all": result.append(.containsAll(try array(argument, op)))
+            case "$in": result.append(.isIn(try array(argument, op, limits: limits)))
+            case "$nin": result.append(.notIn(try array(argument, op, limits: limits)))
+            case "$all": result.append(.containsAll(try array(argument, op, limits: limits)))
             case "$exists":
                 guard let flag = argument.boolValue else { throw .invalidJSON("bad $exists value") }
                 result.append(.exists(flag))
@@ -68,8 +86,11 @@ enum QueryParser {
         return result
     }
 
-    private static func array(_ value: JSONValue, _ op: String) throws(ParseError) -> [JSONValue] {
+    private static func array(_ value: JSONValue, _ op: String, limits: QueryLimits) throws(ParseError) -> [JSONValue] {
         guard let items = value.arrayValue else { throw .invalidJSON("bad \(op) value") }
+        guard items.count <= limits.maxListItems else {
+            throw .invalidQuery("\(op) has \(items.count) values; at most \(limits.maxListItems) are allowed")
+        }
         return items
     }
 

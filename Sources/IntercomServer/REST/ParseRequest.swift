@@ -16,8 +16,9 @@ struct ParseRequest: Sendable {
     var parameters: [String: JSONValue] = [:]
     var body: JSONValue?
     var headers = ParseHeaders()
-    /// The peer's IP address (nil when unknown, which counts as remote).
-    var remoteIP: String?
+    /// Who sent it: the peer, or the client a trusted proxy reports (`ClientAddress`); an unknown
+    /// address (nil) counts as remote.
+    var client = ClientAddress(address: nil, forwardedByUntrustedPeer: false)
 
     var pathText: String { "/" + path.joined(separator: "/") }
 }

@@ -7,7 +7,9 @@ extension ParseService {
         if let masterKey = configuration.masterKey, let offered = headers.masterKey,
            ConstantTime.equal(offered, masterKey) {
             // parse-server ≥7: the master key from outside masterKeyIps is refused outright.
-            guard PeerAddress.isAllowed(request.remoteIP, in: configuration.masterKeyIPs) else {
+            // Issue #14 (7): the client address is what a trusted proxy reports, and a forwarding header from an
+            // untrusted peer (an unconfigured same-host proxy) never counts as local.
+            guard request.client.mayUseMasterKey(networks: configuration.masterKeyNetworks) else {
                 throw ParseError.unauthorized
             }
             auth.isMaster = true
@@ -17,7 +19,7 @@ extension ParseService {
             }
             guard matches else { throw ParseError.unauthorized }
         }
-        guard rateLimiter.admit(address: request.remoteIP, isMaster: auth.isMaster) else {
+        guard rateLimiter.admit(client: request.client, isMaster: auth.isMaster) else {
             throw ParseError.tooManyRequests
         }
         // /login discards the token it is sent (parse-server); everything else must present a valid one.

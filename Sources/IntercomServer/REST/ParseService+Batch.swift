@@ -39,7 +39,7 @@ extension ParseService {
         guard components.first != "batch", !components.isEmpty else {
             throw .invalidJSON("cannot route batch path \(path)")
         }
-        var request = ParseRequest(method: method, path: components, headers: parent.headers, remoteIP: parent.remoteIP)
+        var request = ParseRequest(method: method, path: components, headers: parent.headers, client: parent.client)
         if method == .get {
             request.parameters = item["body"]?.objectValue ?? [:]
         } else {

@@ -13,8 +13,10 @@ extension ParseService {
     }
 
     func find(className: String, _ request: ParseRequest, auth: RequestAuth) async throws -> ParseResponse {
+        let limits = configuration.queryLimits
         let options = try QueryOptions(parameters: request.parameters, defaultLimit: configuration.defaultLimit,
-                                       maxLimit: configuration.maxLimit)
+                                       maxLimit: configuration.maxLimit, limits: limits)
+        let deadline = ContinuousClock.now + .milliseconds(limits.timeBudgetMilliseconds)
         // A query on a class that does not exist is an empty result, not an error (parse-server).
         guard let descriptor = ClassDescriptor.named(className) else {
             return .ok(options.count ? ["results": [], "count": 0] : ["results": []])
@@ -22,9 +24,14 @@ extension ParseService {
         var filter = accessPolicy(descriptor).visibleRows(for: auth, now: clock.milliseconds)
         filter.append(RowFilter.prefilter(for: options.predicate, in: descriptor))
         let candidates = try await database.pool.read { [filter] db in
-            try ObjectStore.find(db, descriptor, filter: filter)
+            try ObjectStore.find(db, descriptor, filter: filter, deadline: deadline)
         }
-        let matches = candidates.map(\.restJSON).filter { QueryMatcher.matches($0, options.predicate) }
+        var matches: [[String: JSONValue]] = []
+        for (index, candidate) in candidates.enumerated() {
+            if index % 256 == 0, ContinuousClock.now > deadline { throw QueryTimeout() }
+            let json = candidate.restJSON
+            if QueryMatcher.matches(json, options.predicate) { matches.append(json) }
+        }
         let ordered = ResultOrdering.sort(matches, options: options)
         let page = ordered.dropFirst(options.skip).prefix(options.limit)
         var body: [String: JSONValue] = [

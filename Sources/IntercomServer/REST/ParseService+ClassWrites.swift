@@ -113,11 +113,8 @@ extension ParseService {
         throw ParseError.forbidden("This user is not allowed to access non-existent class: \(className)")
     }
 
-    /// `ws(s)://<host>/signal`: configured, or derived from the request's Host (wss behind a TLS proxy).
+    /// The configured or listen-derived `signalURL` (issue #14, 3: never the request's Host header).
     func signalURL(for request: ParseRequest) -> String {
-        if let configured = configuration.signalURL { return configured }
-        let scheme = request.headers.forwardedProto == "https" ? "wss" : "ws"
-        let host = request.headers.host.flatMap(HostHeader.sanitized) ?? "\(configuration.host):\(configuration.port)"
-        return "\(scheme)://\(host)/signal"
+        configuration.advertisedSignalURL(boundPort: boundPort.port)
     }
 }

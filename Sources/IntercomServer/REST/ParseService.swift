@@ -17,12 +17,15 @@ final class ParseService: Sendable {
     let logger: Logger
     /// Receives every committed class write (LiveQuery events).
     let liveQuery: LiveQueryHub
+    /// Where the server listens, for the listen-derived `signalURL`.
+    let boundPort: BoundPort
     /// A hash no password matches, verified against for unknown usernames (see `logIn`).
     let unknownUserHash: String
 
     init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
-         liveQuery: LiveQueryHub, logger: Logger) {
+         liveQuery: LiveQueryHub, boundPort: BoundPort, logger: Logger) {
         self.configuration = configuration
+        self.boundPort = boundPort
         self.liveQuery = liveQuery
         self.database = database
         self.clock = clock
@@ -56,6 +59,7 @@ final class ParseService: Sendable {
     /// Maps any error onto Parse's envelope; database failures are logged and answered 500/1.
     func parseError(_ error: any Error) -> ParseError {
         if let error = error as? ParseError { return error }
+        if error is QueryTimeout { return ParseError(code: ParseErrorCode.timeout, QueryTimeout.message) }
         if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return ParseError(code: ParseErrorCode.duplicateValue,
                               "A duplicate value for a field with unique values was provided")

@@ -14,11 +14,12 @@ final class RateLimiter: Sendable {
         self.clock = clock
     }
 
-    /// Whether a request from `address` may proceed.
-    func admit(address: String?, isMaster: Bool) -> Bool {
+    /// Whether a request from `client` may proceed. A loopback peer that forwards for someone without
+    /// being a trusted proxy is counted (issue #14, 7), under the peer's address.
+    func admit(client: ClientAddress, isMaster: Bool) -> Bool {
         guard configuration.enabled, !isMaster else { return true }
-        if !configuration.includeLoopback, PeerAddress.isLoopback(address) { return true }
-        let key = address.map(PeerAddress.normalized) ?? "unknown"
+        if !configuration.includeLoopback, client.isLocal { return true }
+        let key = client.address.map(PeerAddress.normalized) ?? "unknown"
         let now = clock.now.timeIntervalSince1970
         let rate = configuration.requestsPerSecond
         let capacity = configuration.burst
@@ -31,5 +32,10 @@ final class RateLimiter: Sendable {
             table[key] = bucket
             return admitted
         }
+    }
+
+    /// `admit(client:isMaster:)` for a peer that reached the server directly.
+    func admit(address: String?, isMaster: Bool) -> Bool {
+        admit(client: ClientAddress(address: address, forwardedByUntrustedPeer: false), isMaster: isMaster)
     }
 }

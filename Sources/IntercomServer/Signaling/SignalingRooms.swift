@@ -102,7 +102,9 @@ actor SignalingRooms {
             return .failure(Refusal(code: .forbidden, message: "this token's user is not a party of the call"))
         }
         let boundedName = name.map { String($0.prefix(120)) }
-        guard let admission = table.join(sessionID: claims.sid, userID: claims.sub, role: role, name: boundedName) else {
+        guard let admission = table.join(sessionID: claims.sid, callerID: session.callerID, userID: claims.sub, role: role,
+                                         name: boundedName)
+        else {
             return .failure(Refusal(code: .full, message: "the call has its maximum number of viewers"))
         }
         return .success((admission, claims))
@@ -118,9 +120,17 @@ actor SignalingRooms {
         case .pong?:
             break
         case .signal(let to, let data)?:
-            // A signal to a peer that just left is a normal race, not a protocol error: it is dropped.
-            guard table.recipient(to, from: peerId) != nil else { return }
-            send(JSONValue.object(["op": "signal", "from": .string(peerId), "data": data]).jsonText(), to: to)
+            switch table.authorize(type: data["type"]?.stringValue ?? "", from: peerId, to: to) {
+            case .relay:
+                send(JSONValue.object(["op": "signal", "from": .string(peerId), "data": data]).jsonText(), to: to)
+            case .dropped:
+                // A signal to a peer that just left is a normal race, not a protocol error.
+                break
+            case .forbidden(let reason):
+                // Answered, not relayed; the peer stays (a viewer's late candidate is not worth a drop).
+                send(Refusal(code: .forbidden, message: reason).frame, to: peerId)
+                logger.notice("signaling: refused a signal", metadata: ["peer": "\(peerId)", "reason": "\(reason)"])
+            }
         case .unexpected(let op)?:
             refuse(peerId, Refusal(code: .badFrame, message: "unexpected op \"\(op)\" after join"))
         case nil:

@@ -11,14 +11,21 @@ enum ObjectStore {
         return try find(db, descriptor, filter: filter).first
     }
 
-    static func find(_ db: Database, _ descriptor: ClassDescriptor, filter: RowFilter) throws -> [StoredObject] {
+    /// Rows passing `filter`, in insertion order. With a `deadline`, gives up with `QueryTimeout` once it
+    /// has passed (checked at the first row and every 256 after), so one query cannot hold a database connection for seconds.
+    static func find(_ db: Database, _ descriptor: ClassDescriptor, filter: RowFilter,
+                     deadline: ContinuousClock.Instant? = nil) throws -> [StoredObject] {
         let sql = "SELECT objectId, createdAt, updatedAt, body FROM \(descriptor.table)\(filter.whereClause) ORDER BY id"
-        return try Row.fetchAll(db, sql: sql, arguments: filter.statementArguments).map { row in
+        var objects: [StoredObject] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: filter.statementArguments)
+        while let row = try rows.next() {
+            if let deadline, objects.count % 256 == 0, ContinuousClock.now > deadline { throw QueryTimeout() }
             let body: String = row["body"]
             let fields = (try? JSONCoding.decode(body))?.objectValue ?? [:]
-            return StoredObject(objectId: row["objectId"], createdAt: row["createdAt"], updatedAt: row["updatedAt"],
-                                fields: fields)
+            objects.append(StoredObject(objectId: row["objectId"], createdAt: row["createdAt"],
+                                        updatedAt: row["updatedAt"], fields: fields))
         }
+        return objects
     }
 
     static func insert(_ db: Database, _ descriptor: ClassDescriptor, _ object: StoredObject) throws {

@@ -610,7 +610,8 @@ function startWatching(invitation) {
   el.signinPanel.hidden = true;
   el.devicesPanel.hidden = true;
   const me = { userID: null, title: storeGet(STORE.name) || 'Viewer' };
-  const call = new Call({ parse, me, direction: 'watch', remote: { title: invitation.title, capabilities: [] },
+  const call = new Call({ parse, me, direction: 'watch',
+                          remote: { userID: invitation.partnerID, title: invitation.title, capabilities: [] },
                           ui: callUI, log });
   showCall(call);
   call.startWatching(invitation.signalURL, invitation.token);

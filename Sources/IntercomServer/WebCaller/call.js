@@ -11,8 +11,10 @@ const DISCONNECTED_GRACE_MS = 15000;
 const WATCH_OFFER_TIMEOUT_MS = 20000; // a viewer waits this long for the device's offer
 
 /** `{signalURL, token, title}` ⇄ the base64url text after `#watch=` in an invitation link. */
-export function encodeWatchLink({ signalURL, token, title }) {
-  const bytes = new TextEncoder().encode(JSON.stringify({ u: signalURL, t: token, n: title }));
+export function encodeWatchLink({ signalURL, token, title, partnerID }) {
+  const fields = { u: signalURL, t: token, n: title };
+  if (partnerID) fields.d = partnerID; // the party a viewer may take video from (see Call.isPartner)
+  const bytes = new TextEncoder().encode(JSON.stringify(fields));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
@@ -33,7 +35,10 @@ export function decodeWatchLink(hash) {
   if (!value || typeof value.u !== 'string' || typeof value.t !== 'string' || !value.u || !value.t) {
     throw new Error('This viewing link is incomplete.');
   }
-  return { signalURL: value.u, token: value.t, title: typeof value.n === 'string' && value.n ? value.n : 'the call' };
+  return {
+    signalURL: value.u, token: value.t, title: typeof value.n === 'string' && value.n ? value.n : 'the call',
+    partnerID: typeof value.d === 'string' && value.d ? value.d : null,
+  };
 }
 
 function describeMediaError(e) {
@@ -119,6 +124,7 @@ export class Call {
     this.signal = null;
     this.pc = null;
     this.remotePeerId = null;
+    this.peers = new Map(); // peerId → {role, userId} of the room's members, from joined / peer-joined
     this.toRemote = []; // frames waiting for the remote peer id
     this.pendingCandidates = []; // remote candidates waiting for the remote description
     this.localStream = null;
@@ -250,7 +256,8 @@ export class Call {
     if (!minted || !minted.token || !minted.signalURL) {
       throw new Error('The server answered without a viewer token or signaling URL.');
     }
-    const link = encodeWatchLink({ signalURL: minted.signalURL, token: minted.token, title: this.remote.title });
+    const link = encodeWatchLink({ signalURL: minted.signalURL, token: minted.token, title: this.remote.title,
+                                   partnerID: this.remote.userID });
     return { url: `${pageURL.split('#')[0]}#watch=${link}`, expiresAt: parseDate(minted.expiresAt) };
   }
 
@@ -326,10 +333,14 @@ export class Call {
     this.signal = new SignalChannel({
       url, token, name: this.me.title, log: this.log,
       handlers: {
-        onPeerJoined: (peer) => this.considerPeer(peer),
-        onPeerLeft: (peerId, reason) => this.onPeerLeft(peerId, reason),
+        onPeerJoined: (peer) => { this.rememberPeer(peer); this.considerPeer(peer); },
+        onPeerLeft: (peerId, reason) => { this.peers.delete(peerId); this.onPeerLeft(peerId, reason); },
         onSignal: (from, data) => this.onSignal(from, data),
-        onError: (code, message) => this.fail(`Call error: ${message}.`),
+        onError: (code, message) => {
+          // The server refused one of our signals (e.g. a viewer's late candidate) and keeps us in the room.
+          if (code === 'forbidden') { console.warn(`signal refused: ${message}`); this.log(`signal refused: ${message}`); return; }
+          this.fail(`Call error: ${message}.`);
+        },
         onClose: () => this.onSignalClosed(),
       },
     });
@@ -343,13 +354,32 @@ export class Call {
     if (this.finished) { this.signal.close(); return; }
     if (Array.isArray(joined.iceServers) && joined.iceServers.length) this.iceServers = joined.iceServers;
     this.log(`joined as ${joined.peerId} (${joined.role}); peers: ${(joined.peers || []).map((p) => p.peerId).join(', ') || 'none'}`);
+    for (const peer of joined.peers || []) this.rememberPeer(peer);
     for (const peer of joined.peers || []) this.considerPeer(peer);
+  }
+
+  rememberPeer(peer) {
+    if (peer && peer.peerId) this.peers.set(peer.peerId, { role: peer.role, userId: peer.userId });
+  }
+
+  /**
+   * Whether `peerId` is the other party of this call: a member with a party's token (role publisher) whose
+   * user is the call row's other side (the receiver for a caller, the caller for a receiver, the inviting
+   * side's partner for a viewer). Never simply whoever signals first: a view-only watcher in the same room
+   * must not get this page's camera and microphone.
+   */
+  isPartner(peerId) {
+    const peer = this.peers.get(peerId);
+    if (!peer || peer.role !== 'publisher') return false;
+    if (this.remote.userID) return peer.userId === this.remote.userID;
+    // A viewer from an old link without the partner's id: any party (the server lets only parties offer).
+    return this.direction === 'watch';
   }
 
   considerPeer(peer) {
     // A viewer talks only to the device that offers it video: that peer becomes the remote on its first signal.
     if (this.direction === 'watch') return;
-    if (!peer || this.remotePeerId || peer.role === 'subscriber') return;
+    if (!peer || this.remotePeerId || !this.isPartner(peer.peerId)) return;
     this.setRemotePeer(peer.peerId);
   }
 
@@ -369,8 +399,13 @@ export class Call {
 
   onSignal(from, data) {
     if (this.finished || this.finishing) return;
-    if (!this.remotePeerId) this.setRemotePeer(from);
-    if (from !== this.remotePeerId) { this.log(`ignoring ${data.type} from ${from}`); return; }
+    if (!this.remotePeerId && this.isPartner(from)) this.setRemotePeer(from);
+    if (from !== this.remotePeerId) {
+      const why = `ignoring ${data.type} from ${from}: not the other party of this call`;
+      console.warn(why);
+      this.log(why);
+      return;
+    }
     switch (data.type) {
       case 'ringing':
         if (this.direction === 'outgoing' && this.state === 'calling') {

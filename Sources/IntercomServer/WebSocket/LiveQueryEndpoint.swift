@@ -6,8 +6,9 @@ import Logging
 struct LiveQueryEndpoint: Sendable {
     let hub: LiveQueryHub
 
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
-        let (clientId, outbox) = await hub.register()
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, client: ClientAddress,
+               logger: Logger) async {
+        let (clientId, outbox) = await hub.register(address: client)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in outbox {

@@ -1,0 +1,37 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Hummingbird's HTTP/1 + WebSocket child channel with `ConnectionGuardHandler` (cap, head deadline, idle
+/// timeout) in front and `MalformedRequestHandler` right after the request decoder.
+struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+
+    let inner: Inner
+    let counter: ConnectionCounter
+    let limits: ConnectionLimits
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let counter = counter
+        let limits = limits
+        return channel.eventLoop.makeCompletedFuture {
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandlers(
+                [IdleStateHandler(readTimeout: .seconds(limits.idleTimeoutSeconds)),
+                 ConnectionGuardHandler(counter: counter, headerTimeout: .seconds(limits.headerTimeoutSeconds))],
+                position: .first)
+        }.flatMap {
+            inner.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(MalformedRequestHandler(), position: .after(decoder))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
