@@ -24,6 +24,7 @@ STAGES=(
     "build|-|swift build --build-tests (fails on any compiler warning in Sources/ or Tests/)"
     "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
     "unit|tests|swift test on the host (the gpio-sim, vivid and snd-aloop tests run in the harness-tests stage)"
+    "security|bin|security: a real intercom-server attacked over real sockets (viewer roles in the relay, LiveQuery after logout, signalURL vs Host, malformed HTTP, 1,500 idle connections, query cost limits, proxies and the master key)"
     "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server)"
     "interop|bin|WebRTC interop: headless Chromium plays intercom-dev webrtc-send's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
     "e2e|bin|end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
@@ -198,6 +199,7 @@ stage_browser() { checks_stage "web caller (Chromium)" browser.log bash Tests/br
 stage_interop() { checks_stage "WebRTC interop (Chromium)" interop.log bash Tests/webrtc-interop/run.sh "${binary_flags[@]}" --dev "$dev"; }
 stage_e2e() { checks_stage "end-to-end demo call (Chromium)" e2e.log bash Tests/e2e/run.sh "${binary_flags[@]}"; }
 stage_soak() { checks_stage "soak: 200 calls (Chromium)" soak.log bash Tests/soak/run.sh "${binary_flags[@]}"; }
+stage_security() { checks_stage "security (intercom-server under attack)" security.log bash Tests/security/run.sh "${binary_flags[@]}"; }
 stage_two_devices() { checks_stage "two intercomd devices" two-devices.log bash Tests/two-devices/run.sh "${binary_flags[@]}"; }
 stage_livequery_outage() { checks_stage "LiveQuery outage (nftables)" livequery-outage.log bash Tests/livequery-outage/run.sh "${binary_flags[@]}"; }
 stage_clock_skew() { checks_stage "clock skew (libfaketime)" clock-skew.log bash Tests/clock-skew/run.sh "${binary_flags[@]}"; }
