@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "COpusShims", dependencies: ["COpus"]),
         .target(name: "CNiceShims", dependencies: ["CNice"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
-        // glibc functions Swift's Glibc module does not import (mallinfo2).
+        // glibc functions Swift's Glibc module does not import (mallinfo2, pthread_setname_np).
         .target(name: "CLibcShims"),
         // webrtc-audio-processing's C++ echo canceller as C functions on an opaque handle. SwiftPM drops
         // pkg-config's -D flags, so the defines its headers need are repeated here.
@@ -69,7 +69,7 @@ let package = Package(
         // OS edges shared by everything: typed errno errors, atomic files, systemd notify, logging.
         .target(
             name: "IntercomPlatform",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibcShims", .product(name: "Logging", package: "swift-log")]
         ),
         // Config model, our TOML reader (keeps file:line for every key), validation, overlays, fleets.
         .target(name: "IntercomConfig", dependencies: ["IntercomPlatform"]),

@@ -31,6 +31,14 @@ import Testing
         try await running.value
     }
 
+    /// The kernel's names of this process's threads (`/proc/self/task/*/comm`).
+    static func threadNames() -> Set<String> {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return Set(tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+        })
+    }
+
     /// When each encoded frame arrived, in seconds since the subscription, until `count` or `seconds`.
     static func arrivals(_ media: MediaService, count: Int, within seconds: Double) async -> [Double] {
         let subscription = media.video.subscribe(bufferDepth: 8)
@@ -66,6 +74,11 @@ import Testing
             #expect(longest < 5, "frames took \(longest) s to resume after the unplug")
             #expect(gaps.filter { $0 > 0.5 }.count == 1, "\(gaps.filter { $0 > 0.5 })")
             #expect(ready.isSet, "READY was not reported after the first frame")
+            // Each of the pipeline's threads has its name where `top -H` reads it.
+            let names = Self.threadNames()
+            for name in ["intercom-camera", "intercom-vp8", "intercom-opus"] {
+                #expect(names.contains(name), "no thread \(name) in \(names)")
+            }
         }
         #expect(media.framesEncoded >= 60)
     }

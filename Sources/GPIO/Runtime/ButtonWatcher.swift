@@ -26,12 +26,10 @@ public final class ButtonWatcher: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(64))
         gestures = stream
         let box = LineBox(line)
-        let thread = Thread { [self] in
+        continuation.onTermination = { [weak self] _ in self?.stop() }
+        NamedThread.start("gpio-\(name)") { [self] in
             self.watch(box.line, timing: timing, now: now, continuation: continuation)
         }
-        thread.name = "gpio-\(name)"
-        continuation.onTermination = { [weak self] _ in self?.stop() }
-        thread.start()
     }
 
     /// Asks the thread to stop; it releases the line and finishes the stream within `pollInterval`.

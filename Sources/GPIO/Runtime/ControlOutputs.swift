@@ -27,9 +27,7 @@ public final class ControlOutputs: Sendable {
         let start = MonotonicInstant(sinceBoot: now())
         plan = Mutex(Plan(panel: IndicatorPanel(showing: .off, at: start), relay: DoorRelay(timing: doorTiming)))
         let lines = OutputLines(status: status, ringing: ringing, door: door)
-        let thread = Thread { [self] in self.drive(lines) }
-        thread.name = "gpio-outputs"
-        thread.start()
+        NamedThread.start("gpio-outputs") { [self] in self.drive(lines) }
     }
 
     /// Shows a state pattern on the LEDs from now on.

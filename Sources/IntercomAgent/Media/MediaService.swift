@@ -86,12 +86,8 @@ public final class MediaService: Service, Sendable {
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         startCapture(makeSource: settings.makeSource, name: "intercom-camera")
-        let videoThread = Thread { [self] in encodeVideo() }
-        videoThread.name = "intercom-vp8"
-        videoThread.start()
-        let audioThread = Thread { [self] in encodeAudio() }
-        audioThread.name = "intercom-opus"
-        audioThread.start()
+        NamedThread.start("intercom-vp8") { [self] in encodeVideo() }
+        NamedThread.start("intercom-opus") { [self] in encodeAudio() }
     }
 
     /// Stops every thread after its current frame; subscribers' streams finish.
@@ -168,7 +164,7 @@ public final class MediaService: Service, Sendable {
         logger.error("camera fault; sending the test pattern instead", metadata: ["error": "\(error)"])
         let (width, height, fps) = (settings.width, settings.height, settings.fps)
         startCapture(makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
-                     name: "intercom-placeholder")
+                     name: "intercom-pattern")
     }
 
     private func reportReady() {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IntercomPlatform
 import Media
 import Synchronization
 
@@ -38,9 +39,7 @@ final class ReceivedVideoDecoder: Sendable {
             return !state.started
         }
         if start {
-            let thread = Thread { [self] in decodeLoop() }
-            thread.name = "intercom-vp8-decode"
-            thread.start()
+            NamedThread.start("intercom-vp8dec") { [self] in decodeLoop() }
         }
         arrived.signal()
     }

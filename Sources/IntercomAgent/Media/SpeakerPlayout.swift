@@ -47,9 +47,7 @@ public final class SpeakerPlayout: Sendable {
             return state.nextClaim
         }
         guard let claim else { return nil }
-        let thread = Thread { [self] in play(claim, device: device, configurationText: configurationText) }
-        thread.name = "intercom-speaker"
-        thread.start()
+        NamedThread.start("intercom-speaker") { [self] in play(claim, device: device, configurationText: configurationText) }
         return claim
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IntercomPlatform
 import Synchronization
 
 /// Drives a `VideoSource` on its own thread: blocking device calls and pacing sleeps never touch Swift
@@ -18,14 +19,12 @@ public final class VideoCaptureThread: Sendable {
         deliver: @escaping @Sendable (I420Frame) -> Void,
         onFinish: @escaping @Sendable (VideoSourceError?) -> Void = { _ in }
     ) {
-        let thread = Thread { [self] in
+        NamedThread.start(name) { [self] in
             let error = run(source: makeSource(), deliver: deliver)
             outcome.withLock { $0 = error }
             onFinish(error)
             done.signal()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Asks the thread to stop after the current `nextFrame()` call (at most about one frame interval).

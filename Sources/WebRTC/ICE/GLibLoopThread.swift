@@ -1,5 +1,6 @@
 import CNice
 import Glibc
+import IntercomPlatform
 import Synchronization
 
 /// One GLib main loop on its own pthread, running `g_main_loop_run` for the life of the process on a private
@@ -86,6 +87,7 @@ final class GLibLoopThread: @unchecked Sendable {
     }
 
     private func run() {
+        NamedThread.nameCurrentThread("intercom-glib")
         g_main_context_push_thread_default(context)
         g_main_loop_run(loop)  // nothing quits it
     }
