@@ -1,5 +1,6 @@
 import Foundation
 import IntercomAgent
+import IntercomTestSupport
 import Logging
 import Media
 import ServiceLifecycle
@@ -29,14 +30,6 @@ import Testing
         }
         await group.triggerGracefulShutdown()
         try await running.value
-    }
-
-    /// The kernel's names of this process's threads (`/proc/self/task/*/comm`).
-    static func threadNames() -> Set<String> {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return Set(tasks.compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
-        })
     }
 
     /// When each encoded frame arrived, in seconds since the subscription, until `count` or `seconds`.
@@ -75,7 +68,7 @@ import Testing
             #expect(gaps.filter { $0 > 0.5 }.count == 1, "\(gaps.filter { $0 > 0.5 })")
             #expect(ready.isSet, "READY was not reported after the first frame")
             // Each of the pipeline's threads has its name where `top -H` reads it.
-            let names = Self.threadNames()
+            let names = kernelThreadNames()
             for name in ["intercom-camera", "intercom-vp8", "intercom-opus"] {
                 #expect(names.contains(name), "no thread \(name) in \(names)")
             }

@@ -1,19 +1,11 @@
 import Foundation
 import Glibc
 import IntercomPlatform
+import IntercomTestSupport
 import Synchronization
 import Testing
 
 @Suite struct NamedThreadTests {
-    /// The names of this process's threads, as `top -H` and `ps -L` read them.
-    static func kernelThreadNames() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.compactMap { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .newlines)
-        }
-    }
-
     @Test func theKernelSeesTheThreadsName() async throws {
         let seen = Mutex<String?>(nil)
         let release = DispatchSemaphore(value: 0)
@@ -25,7 +17,7 @@ import Testing
         }
         #expect(named.wait(timeout: .now() + 5) == .success)
         #expect(seen.withLock { $0 } == "intercom-test")
-        #expect(Self.kernelThreadNames().contains("intercom-test"), "\(Self.kernelThreadNames())")
+        #expect(kernelThreadNames().contains("intercom-test"), "\(kernelThreadNames())")
         release.signal()
     }
 

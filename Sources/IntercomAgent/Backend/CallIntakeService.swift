@@ -101,13 +101,11 @@ public struct CallIntakeService: Service {
     private func accept(_ row: ActiveSessionRow, via source: String, _ intake: IntakeLedger) async {
         guard await intake.admit(row) else { return }
         do throws(ParseClientError) {
-            _ = try await session.client.send(EmptyResponse.self) { builder, id in
-                builder.deleteCall(objectId: row.objectId, requestId: id)
+            guard try await session.deleteCallRow(row.objectId) else {
+                // The caller cancelled (or another intake path deleted it first): still one delivery at most.
+                logger.info("call row vanished before it was taken", metadata: ["row": "\(row.objectId)"])
+                return
             }
-        } catch .server(let error) where error.knownCode == .objectNotFound {
-            // The caller cancelled (or another intake path deleted it first): still one delivery at most.
-            logger.info("call row vanished before it was taken", metadata: ["row": "\(row.objectId)"])
-            return
         } catch {
             logger.warning("could not delete a call row", metadata: ["row": "\(row.objectId)", "error": "\(error)"])
         }

@@ -223,10 +223,10 @@ public actor CallCoordinator {
     private func perform(_ action: CallAction) async {
         switch action {
         case .deleteCallRow(let rowID):
-            let placer = self.placer, logger = self.logger
+            let session = placer.session, logger = self.logger
             Task {
                 do throws(ParseClientError) {
-                    try await placer.deleteRow(rowID)
+                    _ = try await session.deleteCallRow(rowID)  // already gone: the callee took it
                 } catch {
                     logger.warning("could not delete our outgoing call row", metadata: ["row": "\(rowID)", "error": "\(error)"])
                 }

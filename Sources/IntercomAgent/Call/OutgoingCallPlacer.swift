@@ -4,7 +4,7 @@ import ParseWire
 
 /// Places the device's outgoing calls through the backend (SYSTEM.md §3): resolves a target by title with a
 /// geo query around the device, then saves the `ActiveSessions` row, which the server fills with the
-/// room and its tokens. Also deletes an outgoing row the callee never took.
+/// room and its tokens.
 struct OutgoingCallPlacer: Sendable {
     enum Result: Sendable {
         case created(rowID: String, sessionID: String, route: CallRoom.Route)
@@ -43,15 +43,6 @@ struct OutgoingCallPlacer: Sendable {
             return .created(rowID: created.objectId, sessionID: sessionID, route: route)
         } catch {
             return .failed(reason: "\(error)")
-        }
-    }
-
-    /// Deletes our outgoing row; a row already gone (the callee took it) is fine.
-    func deleteRow(_ rowID: String) async throws(ParseClientError) {
-        do throws(ParseClientError) {
-            _ = try await session.client.send(EmptyResponse.self) { $0.deleteCall(objectId: rowID, requestId: $1) }
-        } catch .server(let error) where error.knownCode == .objectNotFound {
-            return
         }
     }
 }

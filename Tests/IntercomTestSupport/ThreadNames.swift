@@ -1,0 +1,9 @@
+import Foundation
+
+/// The kernel's names of this process's threads (`/proc/self/task/*/comm`), as `top -H` and `ps -L` read them.
+public func kernelThreadNames() -> Set<String> {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return Set(tasks.compactMap { task in
+        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    })
+}
