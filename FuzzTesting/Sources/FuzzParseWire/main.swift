@@ -1,9 +1,11 @@
+import Foundation
 import FuzzSupport
 import ParseWire
 
 /// The backend wire decoders of both sides (reliability-test-matrix §(c) 9, 10): LiveQuery frames, session-signaling
 /// frames and Parse query responses either decode or throw `ParseWireError`. A signaling frame that decodes
-/// must re-encode to text that decodes to the same frame.
+/// must re-encode to text that decodes to the same frame. A response's `Date` header (the server's clock)
+/// parses to a date no earlier than 1970, or is refused.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParseWire(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
@@ -18,5 +20,8 @@ public func fuzzParseWire(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     }
     _ = try? ParseResponseDecoder().decode(QueryResults<ActiveSessionRow>.self, status: 200, body: bytes)
     _ = try? ParseResponseDecoder().decode(UserResponse.self, status: 200, body: bytes)
+    if let date = ServerClockEstimate.parseHTTPDate(text) {
+        fuzzRequire(date.timeIntervalSince1970 >= 0, "Date header parsed before 1970: \(text)")
+    }
     return 0
 }
