@@ -35,6 +35,7 @@ STAGES=(
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
     "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
     "turn|bin|TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
+    "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size"
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
@@ -205,6 +206,10 @@ stage_livequery_outage() { checks_stage "LiveQuery outage (nftables)" livequery-
 stage_clock_skew() { checks_stage "clock skew (libfaketime)" clock-skew.log bash Tests/clock-skew/run.sh "${binary_flags[@]}"; }
 stage_viewers() { checks_stage "viewers (Chromium)" viewers.log bash Tests/viewers/run.sh "${binary_flags[@]}"; }
 stage_loss() { checks_stage "loss and latency (Chromium)" loss.log bash Tests/loss/run.sh "${binary_flags[@]}"; }
+stage_efficiency() {
+    checks_stage "efficiency (idle, in call, after)" efficiency.log bash Tests/efficiency/run.sh "${binary_flags[@]}"
+    grep -E "^EFFICIENCY " "$logs/efficiency.log"
+}
 stage_turn() { checks_stage "TURN through coturn (Chromium)" turn.log bash Tests/turn/run.sh "${binary_flags[@]}"; }
 
 stage_units() {

@@ -151,6 +151,7 @@ private struct WebRTCSendCall {
         let media = MediaService(
             settings: .init(fps: fps, bitrateKbps: bitrateKbps), logger: Logger(label: "webrtc-send"))
         media.start()
+        media.setDemand("webrtc-send", wanted: true)
         let receivedAudio = AudioLevelMeter()
         let connectedAt = ConnectedSince()
         let signaling = self.signaling

@@ -41,6 +41,10 @@ import Testing
         }
 
         func stop() async { log.withLock { $0.append("stop") } }
+
+        /// What the coordinator said about the calls' need for media, in order.
+        let demand = Mutex<[Bool]>([])
+        func callsNeedMedia(_ needed: Bool) { demand.withLock { $0.append(needed) } }
     }
 
     /// A session per peer that, like `WebRTCCallMedia`, reports media up once the peer's answer arrives and
@@ -158,13 +162,16 @@ import Testing
             await visitor.send(.bye(.hangup), to: devicePeer.peerId)
             try await AgentBackendTests.eventually(within: 5, "idle again") { await coordinator.state == .idle }
             #expect(media.log.withLock { $0 } == ["session \(visitorPeer)", "start offer", "remote answer", "stop"])
+            // The camera and encoders were wanted from the ring to the end of the call, once each way.
+            #expect(media.demand.withLock { $0 } == [true, false])
             await visitor.close()
         }
     }
 
     @Test func withAnswerByButtonTheCallRingsUntilAcceptIsPressed() async throws {
         try await RunningServer.with { server in
-            var call = try await Self.placeCall(server, answerMode: .button, media: ScriptedMedia())
+            let media = ScriptedMedia()
+            var call = try await Self.placeCall(server, answerMode: .button, media: media)
             let (coordinator, visitor) = (call.coordinator, call.visitor)
             guard case .peerJoined(let devicePeer) = try await Self.next(&call.events) else {
                 throw TestFailure("the device did not join")
@@ -174,11 +181,15 @@ import Testing
             guard case .ringing = await coordinator.state else {
                 throw TestFailure("not ringing while waiting for the button: \(await coordinator.state)")
             }
+            #expect(media.demand.withLock { $0 } == [true], "media must warm up while the call rings")
             await coordinator.button(.acceptPress)
             #expect(try await Self.next(&call.events) == .signal(from: devicePeer.peerId, .offer(sdp: "v=0 scripted")))
             await coordinator.button(.hangupPress)
             let ended = try await Self.next(&call.events)
             #expect(ended == .signal(from: devicePeer.peerId, .bye(.hangup)))
+            try await AgentBackendTests.eventually(within: 5, "idle again") { await coordinator.state == .idle }
+            // Media was wanted while the call rang (before the button), and no longer once it ended.
+            #expect(media.demand.withLock { $0 } == [true, false])
             await visitor.close()
         }
     }

@@ -18,8 +18,10 @@ import Testing
         return settings
     }
 
-    /// Runs `media` in a service group for the body, then shuts the group down gracefully.
+    /// Runs `media` in a service group for the body, needed by the test throughout, then shuts the group down
+    /// gracefully.
     static func running(_ media: MediaService, _ body: () async throws -> Void) async throws {
+        media.setDemand("test", wanted: true)
         let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: logger))
         let running = Task { try await group.run() }
         do {
@@ -95,6 +97,7 @@ import Testing
         let media = MediaService(settings: Self.settings { TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)) },
                                  logger: Self.logger)
         let subscription = media.video.subscribe()
+        media.setDemand("test", wanted: true)
         let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: Self.logger))
         let running = Task { try await group.run() }
         var iterator = subscription.frames.makeAsyncIterator()
@@ -104,6 +107,61 @@ import Testing
         var remaining = 0
         while await iterator.next() != nil { remaining += 1 }
         #expect(remaining <= 1, "the stream did not finish at shutdown")
+    }
+}
+
+extension MediaServiceTests {
+    /// Nobody needs media: after the startup run (READY) the threads stop and nothing is encoded; a holder
+    /// starts them again (frames within a second), and they stop once it lets go.
+    @Test func mediaRunsOnlyWhileSomeoneNeedsIt() async throws {
+        let ready = ReadyFlag()
+        var settings = Self.settings { TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)) }
+        settings.idleStopDelay = .milliseconds(200)
+        let media = MediaService(settings: settings, logger: Self.logger, onReady: { ready.set() })
+        let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: Self.logger))
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+
+        try await Self.waitUntil("READY and the startup run's end", within: 5) { ready.isSet && !media.isRunning }
+        try await Self.waitUntil("the pipeline threads to end", within: 2) { media.pipelineThreads == 0 }
+        let idleCount = media.framesEncoded
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(media.framesEncoded == idleCount, "frames were encoded with nobody needing them")
+        #expect(media.runsStarted == 1)
+
+        let started = ContinuousClock.now
+        media.setDemand("call", wanted: true)
+        let times = await Self.arrivals(media, count: 5, within: 3)
+        #expect(times.count == 5, "only \(times.count) frames after the demand")
+        #expect(ContinuousClock.now - started < .seconds(2), "the cold start took \(ContinuousClock.now - started)")
+        #expect(media.runsStarted == 2)
+
+        // A second holder and a quick release and re-demand share the run.
+        media.setDemand("viewer", wanted: true)
+        media.setDemand("call", wanted: false)
+        media.setDemand("viewer", wanted: false)
+        media.setDemand("viewer", wanted: true)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(media.isRunning)
+        #expect(media.runsStarted == 2)
+        #expect(media.pipelineThreads == 3, "camera, VP8 and Opus")
+        media.setDemand("viewer", wanted: false)
+        try await Self.waitUntil("the threads to stop after the last holder", within: 3) {
+            !media.isRunning && media.pipelineThreads == 0
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    static func waitUntil(_ what: String, within seconds: Double, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out after \(seconds) s waiting for \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }
 

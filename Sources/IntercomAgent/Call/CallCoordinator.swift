@@ -40,6 +40,8 @@ public actor CallCoordinator {
     private var rooms: [String: CallRoom] = [:]
     private var timers: [CallTimer: Task<Void, Never>] = [:]
     private var nextNumber: UInt64 = 0
+    /// What `mediaFactory` was last told about the calls' need for media.
+    private var mediaNeeded = false
     /// How long a refusal (`bye busy`) waits for the caller to arrive before the room is left anyway.
     static let refusalDeadline: Duration = .seconds(10)
 
@@ -103,6 +105,7 @@ public actor CallCoordinator {
                 // After the shutdown the inbox is finished; what was queued behind it is released unhandled.
                 if !shutDown {
                     await handle(input)
+                    updateMediaDemand()
                     if case .shutdown = input {
                         shutDown = true
                         inboxSink.finish()
@@ -181,6 +184,15 @@ public actor CallCoordinator {
             wantsVideo: row.isVideo ?? true, wantsAudio: row.isAudio ?? true)
         await feed(.incomingCall(call, localTime: Self.localTime()))
         dropRoomIfUnused(sessionID)  // the same call again, or refused without a word
+    }
+
+    /// Media is needed while a call is in progress (ringing, either way, to ending) or any peer's media
+    /// session (a viewer's too) still runs.
+    private func updateMediaDemand() {
+        let needed = machine.state.context != nil || rooms.values.contains { !$0.media.isEmpty }
+        guard needed != mediaNeeded else { return }
+        mediaNeeded = needed
+        mediaFactory.callsNeedMedia(needed)
     }
 
     /// A room the machine neither joined nor holds as its call is forgotten.

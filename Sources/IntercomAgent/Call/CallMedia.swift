@@ -28,6 +28,14 @@ public enum MediaState: Equatable, Sendable {
 /// Makes the media session for one peer of one call.
 public protocol CallMediaFactory: Sendable {
     func makeSession(sessionID: String, peer: String) -> any CallMediaSession
+    /// Whether any call needs media now: true from the moment a call rings (in or out) until its last
+    /// media session stopped, so the camera and encoders start during the ring and stop when it is over.
+    func callsNeedMedia(_ needed: Bool)
+}
+
+extension CallMediaFactory {
+    /// Media that costs nothing while unused (scripted sessions in tests) need not hear it.
+    public func callsNeedMedia(_ needed: Bool) {}
 }
 
 /// The physical side of a call the coordinator drives: LEDs and the door relay (GPIO when wired).

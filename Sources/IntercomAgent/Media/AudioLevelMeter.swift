@@ -16,6 +16,11 @@ public final class AudioLevelMeter: Sendable {
 
     public init() {}
 
+    /// A packet that nobody decoded (no speaker): counted, not measured.
+    public func countPacket() {
+        window.withLock { $0.packets += 1 }
+    }
+
     public func add(_ pcm: [Int16]) {
         var sum = 0.0
         for sample in pcm { sum += Double(sample) * Double(sample) }

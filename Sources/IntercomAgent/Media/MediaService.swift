@@ -14,6 +14,11 @@ import WebRTCCore
 /// without a copy per peer, audio through `AudioFanOut`; the caller's voice goes the other way, to `speaker`.
 /// Every peer's REMB, loss reports and keyframe requests meet in one `EncoderFeedback`, which the VP8
 /// thread reads before each frame.
+///
+/// Media runs only while someone needs it (`setDemand`): the calls from ring to end, a tool, a test. With
+/// nobody, the threads stop (after `idleStopDelay`, so back-to-back calls share a run) and the device
+/// costs nothing but its sockets. At start the service runs once until the first frame is encoded, which
+/// proves the camera and encoder work before READY.
 public final class MediaService: Service, Sendable {
     public struct Settings: Sendable {
         public var width = 640
@@ -27,6 +32,9 @@ public final class MediaService: Service, Sendable {
         public var echoCancellation: EchoCancellationSetup?
         /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
         public var makeSource: @Sendable () -> any VideoSource
+        /// How long the threads keep running after the last holder let go: a call that follows at once
+        /// reuses the run instead of reopening the camera.
+        public var idleStopDelay: Duration = .seconds(1)
 
         public init(width: Int = 640, height: Int = 480, fps: Int = 30, bitrateKbps: Int = 800,
                     minimumBitrateKbps: Int = 150, makeSource: (@Sendable () -> any VideoSource)? = nil) {
@@ -48,17 +56,33 @@ public final class MediaService: Service, Sendable {
     /// The speaker's far end in, the microphone's echo out; nil when echo cancellation is off.
     public let echoCanceller: EchoCanceller?
     private let feedback: SharedEncoderFeedback
-    private let frames = LatestValueMailbox<I420Frame>()
-    private let captureThreads = Mutex<[VideoCaptureThread]>([])
+    private let demand = Mutex(Demand())
     private let nextPeer = Atomic<UInt64>(0)
-    private let started = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
     private let readyReported = Atomic<Bool>(false)
     private let encodedCount = Atomic<Int>(0)
     private let capturedCount = Atomic<Int>(0)
+    private let liveThreads = Atomic<Int>(0)
     private let onReady: @Sendable () -> Void
     private let logger: Logger
     private let metrics: AgentMetrics?
+
+    /// Who needs media now, and the run serving them.
+    private struct Demand {
+        var holders: Set<String> = []
+        var run: MediaRun?
+        /// The latest run, stopped or not: the next one waits for its threads.
+        var latest: MediaRun?
+        var runsStarted = 0
+        /// Bumped on every change, so a delayed stop that is no longer wanted does nothing.
+        var generation: UInt64 = 0
+        var shutDown = false
+    }
+
+    private enum DemandChange {
+        case none
+        case start(MediaRun, after: MediaRun?, holders: Set<String>)
+        case stopLater(generation: UInt64)
+    }
 
     /// `onReady` runs once: when the first video frame is encoded, or when video could not start (logged).
     public init(settings: Settings, metrics: AgentMetrics? = nil, logger: Logger,
@@ -82,21 +106,75 @@ public final class MediaService: Service, Sendable {
         stop()
     }
 
-    /// Starts the capture, VP8 and Opus threads (once).
+    /// Starts the service: one run until the first frame is encoded (or video fails), then media on demand.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        startCapture(makeSource: settings.makeSource, name: "intercom-camera")
-        NamedThread.start("intercom-vp8") { [self] in encodeVideo() }
-        NamedThread.start("intercom-opus") { [self] in encodeAudio() }
+        guard !readyReported.load(ordering: .acquiring) else { return }
+        setDemand("startup", wanted: true)
     }
 
-    /// Stops every thread after its current frame; subscribers' streams finish.
+    /// Stops every thread after its current frame; subscribers' streams finish and later demand is ignored.
     public func stop() {
-        stopped.store(true, ordering: .releasing)
-        for thread in captureThreads.withLock({ $0 }) { thread.stop() }
-        frames.close()
+        let run = demand.withLock { demand -> MediaRun? in
+            demand.shutDown = true
+            demand.holders = []
+            defer { demand.run = nil }
+            return demand.run
+        }
+        run?.stop()
         video.finish()
         audio.finish()
+    }
+
+    /// `holder` (a name, e.g. "calls") needs the camera, encoders and microphone, or no longer does. The
+    /// threads start with the first holder and stop `idleStopDelay` after the last one let go.
+    public func setDemand(_ holder: String, wanted: Bool) {
+        let change = demand.withLock { demand -> DemandChange in
+            guard !demand.shutDown else { return .none }
+            if wanted { demand.holders.insert(holder) } else { demand.holders.remove(holder) }
+            demand.generation &+= 1
+            if !demand.holders.isEmpty {
+                guard demand.run == nil else { return .none }
+                demand.runsStarted += 1
+                let run = MediaRun(number: demand.runsStarted)
+                defer { (demand.run, demand.latest) = (run, run) }
+                return .start(run, after: demand.latest, holders: demand.holders)
+            }
+            return demand.run == nil ? .none : .stopLater(generation: demand.generation)
+        }
+        switch change {
+        case .none:
+            break
+        case .start(let run, let previous, let holders):
+            logger.info("media on (\(holders.sorted().joined(separator: ",")))", metadata: ["run": "\(run.number)"])
+            begin(run, after: previous)
+        case .stopLater(let generation):
+            let delay = settings.idleStopDelay
+            guard delay > .zero else { return stopIfStillIdle(generation) }
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                self?.stopIfStillIdle(generation)
+            }
+        }
+    }
+
+    /// Whether the pipeline's threads are running (someone needs media, or they are about to stop).
+    public var isRunning: Bool { demand.withLock { $0.run != nil } }
+
+    /// The pipeline threads alive now, across runs (0 once a stopped run's threads have ended).
+    public var pipelineThreads: Int { liveThreads.load(ordering: .relaxed) }
+
+    /// How many times the threads were started (the startup run included).
+    public var runsStarted: Int { demand.withLock { $0.runsStarted } }
+
+    private func stopIfStillIdle(_ generation: UInt64) {
+        let run = demand.withLock { demand -> MediaRun? in
+            guard demand.generation == generation, demand.holders.isEmpty else { return nil }
+            defer { demand.run = nil }
+            return demand.run
+        }
+        guard let run else { return }
+        logger.info("media off: nobody needs it", metadata: ["run": "\(run.number)"])
+        run.stop()
     }
 
     // MARK: Peers' feedback
@@ -126,19 +204,48 @@ public final class MediaService: Service, Sendable {
 
     public var framesEncoded: Int { encodedCount.load(ordering: .relaxed) }
     public var framesCaptured: Int { capturedCount.load(ordering: .relaxed) }
-    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     // MARK: Threads
 
+    private func threadStarting(_ run: MediaRun) {
+        liveThreads.add(1, ordering: .relaxed)
+        run.threadStarting()
+    }
+
+    private func threadEnded(_ run: MediaRun) {
+        liveThreads.subtract(1, ordering: .relaxed)
+        run.threadEnded()
+    }
+
+    /// Starts `run`'s capture, VP8 and Opus threads; each first waits for `previous`'s threads to end.
+    private func begin(_ run: MediaRun, after previous: MediaRun?) {
+        startCapture(run, after: previous, makeSource: settings.makeSource, name: "intercom-camera")
+        threadStarting(run)
+        NamedThread.start("intercom-vp8") { [self] in
+            previous?.waitUntilFinished()
+            encodeVideo(run)
+            threadEnded(run)
+        }
+        threadStarting(run)
+        NamedThread.start("intercom-opus") { [self] in
+            previous?.waitUntilFinished()
+            encodeAudio(run)
+            threadEnded(run)
+        }
+    }
+
     /// A capture thread around `ReopeningVideoSource`: a camera lost mid-run (unplug, USB reset) is reopened
     /// with backoff. A camera that cannot be opened at all, or fails otherwise, is a logged fault, and the
-    /// test pattern takes its place so calls still have a picture.
-    private func startCapture(makeSource: @escaping @Sendable () -> any VideoSource, name: String) {
+    /// test pattern takes its place for the rest of the run so calls still have a picture.
+    private func startCapture(_ run: MediaRun, after previous: MediaRun?,
+                              makeSource: @escaping @Sendable () -> any VideoSource, name: String) {
         let logger = self.logger
+        threadStarting(run)
         let thread = VideoCaptureThread(
             name: name,
             makeSource: {
-                ReopeningVideoSource(wrapping: makeSource()) { event in
+                previous?.waitUntilFinished()
+                return ReopeningVideoSource(wrapping: makeSource()) { event in
                     switch event {
                     case .lost(let error): logger.warning("camera lost; reopening", metadata: ["error": "\(error)"])
                     case .reopenFailed(let error, let attempt):
@@ -147,32 +254,34 @@ public final class MediaService: Service, Sendable {
                     }
                 }
             },
-            deliver: { [weak self] frame in
-                guard let self else { return }
+            // The closures live as long as the thread, which the run stops: no cycle outlives it.
+            deliver: { [self] frame in
                 capturedCount.add(1, ordering: .relaxed)
-                frames.put(frame)
+                run.frames.put(frame)
             },
-            onFinish: { [weak self] error in
-                guard let self, let error, !self.isStopped else { return }
-                self.cameraFailed(error)
+            onFinish: { [self] error in
+                if let error, !run.isStopped { cameraFailed(error, in: run) }
+                threadEnded(run)
             })
-        captureThreads.withLock { $0.append(thread) }
-        if isStopped { thread.stop() }
+        run.adopt(thread)
     }
 
-    private func cameraFailed(_ error: VideoSourceError) {
+    private func cameraFailed(_ error: VideoSourceError, in run: MediaRun) {
         logger.error("camera fault; sending the test pattern instead", metadata: ["error": "\(error)"])
         let (width, height, fps) = (settings.width, settings.height, settings.fps)
-        startCapture(makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
+        startCapture(run, after: nil,
+                     makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
                      name: "intercom-pattern")
     }
 
+    /// The first run's first frame (or its failure) proves the pipeline: READY, and the startup demand ends.
     private func reportReady() {
         guard !readyReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
         onReady()
+        setDemand("startup", wanted: false)
     }
 
-    private func encodeVideo() {
+    private func encodeVideo(_ run: MediaRun) {
         do {
             var configuration = VP8EncoderConfiguration(width: settings.width, height: settings.height,
                                                         framesPerSecond: settings.fps,
@@ -180,9 +289,9 @@ public final class MediaService: Service, Sendable {
             // A nearly static picture must not make rate control skip frames.
             configuration.dropFrameThreshold = 0
             let encoder = try VP8Encoder(configuration: configuration)
-            while !isStopped {
+            while !run.isStopped {
                 // A bounded wait, so a stop is noticed while the camera is away.
-                guard let frame = frames.take(timeout: .milliseconds(500)) else { continue }
+                guard let frame = run.frames.take(timeout: .milliseconds(500)) else { continue }
                 let (target, force) = feedback.withLock { ($0.targetKbps, $0.takeKeyframeRequest()) }
                 if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
                 let encodeStart = ContinuousClock.now
@@ -201,7 +310,7 @@ public final class MediaService: Service, Sendable {
         }
     }
 
-    private func encodeAudio() {
+    private func encodeAudio(_ run: MediaRun) {
         do {
             let encoder = try OpusEncoder(configuration: OpusConfiguration())
             let samples = encoder.configuration.samplesPerFrame
@@ -209,7 +318,7 @@ public final class MediaService: Service, Sendable {
                 let microphone = MicrophoneCapture(device: device, configurationText: configurationText,
                                                    samplesPerFrame: samples, echoCanceller: echoCanceller,
                                                    logger: logger)
-                while !isStopped {
+                while !run.isStopped {
                     let (pcm, xruns) = microphone.next()
                     if xruns > 0 { metrics?.audioXruns(xruns, direction: "capture") }
                     audio.publish(try encoder.encode(pcm))
@@ -219,7 +328,7 @@ public final class MediaService: Service, Sendable {
             let (hertz, amplitude) = if case .testTone(let hertz) = settings.microphone { (hertz, 0.3) } else { (440.0, 0.0) }
             var tone = ToneGenerator(frequency: hertz, amplitude: amplitude, sampleRate: 48_000, channels: 1)
             var deadline = MonotonicClock.now()
-            while !isStopped {
+            while !run.isStopped {
                 audio.publish(try encoder.encode(tone.next(frames: samples)))
                 deadline += encoder.configuration.frameDuration
                 MonotonicClock.sleep(until: deadline)

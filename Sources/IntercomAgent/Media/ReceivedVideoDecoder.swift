@@ -3,14 +3,19 @@ import Foundation
 import IntercomPlatform
 import Media
 import Synchronization
+import WebRTCCore
 
-/// Decodes the peer's VP8 frames on a thread of its own (libvpx blocks for milliseconds per frame, which
-/// must not happen on the cooperative pool) and keeps what a test or an installer wants to know: how many
-/// frames decoded, their size, and how many could not be. Frames wait in a queue of at most 8; when the
-/// thread falls behind the oldest are dropped (and the next delta frames fail to decode until a keyframe).
-/// The thread starts with the first frame: a peer that sends no video costs nothing.
+/// What the peer's VP8 frames tell a log or an installer: how many arrived, their size, and how many were
+/// unusable. Nothing on the device displays the caller's video, so by default frames are only counted and
+/// sized from their VP8 header (RFC 6386 §9.1) as they arrive, which costs next to nothing. When a consumer
+/// wants pictures (`decodes`, e.g. `intercomd call` proving the stream decodes) they are decoded with
+/// libvpx on a thread of their own (it blocks for milliseconds per frame, which must not happen on the
+/// cooperative pool). Frames wait in a queue of at most 8; when the thread falls behind the oldest are
+/// dropped (and the next delta frames fail to decode until a keyframe). The thread starts with the first
+/// frame: a peer that sends no video costs nothing.
 final class ReceivedVideoDecoder: Sendable {
     struct Report: Sendable, Equatable {
+        /// Frames decoded, or, when not decoding, frames whose header parsed.
         var framesDecoded = 0
         var undecodable = 0
         var width = 0
@@ -29,8 +34,15 @@ final class ReceivedVideoDecoder: Sendable {
 
     private let state = Mutex<(queue: [[UInt8]], started: Bool, finished: Bool, report: Report)>(([], false, false, Report()))
     private let arrived = DispatchSemaphore(value: 0)
+    /// Whether frames are decoded (a consumer wants pictures) or only counted from their headers.
+    let decodes: Bool
+
+    init(decodes: Bool) {
+        self.decodes = decodes
+    }
 
     func enqueue(_ frame: [UInt8]) {
+        guard decodes else { return count(frame) }
         let start = state.withLock { state -> Bool in
             guard !state.finished else { return false }
             if state.queue.count >= 8 { state.queue.removeFirst() }
@@ -75,6 +87,26 @@ final class ReceivedVideoDecoder: Sendable {
             case .frame(let bytes):
                 decode(bytes, with: decoder)
             }
+        }
+    }
+
+    /// Counts `frame` from its header: a keyframe gives the size; a frame whose header does not parse is
+    /// counted as unusable.
+    private func count(_ frame: [UInt8]) {
+        let header = try? VP8FrameHeader(parsing: frame[...])
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.finished else { return }
+            guard let header else {
+                state.report.undecodable += 1
+                return
+            }
+            state.report.framesDecoded += 1
+            if let width = header.width, let height = header.height {
+                (state.report.width, state.report.height) = (Int(width), Int(height))
+            }
+            if state.report.firstDecodedAt == nil { state.report.firstDecodedAt = now }
+            state.report.lastDecodedAt = now
         }
     }
 

@@ -36,8 +36,9 @@ public final class SpeakerPlayout: Sendable {
         self.logger = logger
     }
 
-    /// Takes the speaker for one peer; nil while another peer has it, or when there is no speaker.
-    public func claim() -> UInt64? {
+    /// Takes the speaker for one peer; nil while another peer has it, or when there is no speaker. The
+    /// peer's decoded packets also go to `meter` (its level in the call's log).
+    public func claim(meter: AudioLevelMeter? = nil) -> UInt64? {
         guard case .alsa(let device, let configurationText) = sink else { return nil }
         let claim: UInt64? = state.withLock { state in
             guard state.owner == nil else { return nil }
@@ -47,7 +48,9 @@ public final class SpeakerPlayout: Sendable {
             return state.nextClaim
         }
         guard let claim else { return nil }
-        NamedThread.start("intercom-speaker") { [self] in play(claim, device: device, configurationText: configurationText) }
+        NamedThread.start("intercom-speaker") { [self] in
+            play(claim, device: device, configurationText: configurationText, meter: meter)
+        }
         return claim
     }
 
@@ -72,7 +75,7 @@ public final class SpeakerPlayout: Sendable {
     /// What the jitter buffer did for the current (or last) claim.
     public var playoutCounters: OpusJitterBuffer.Counters { state.withLock { $0.buffer.counters } }
 
-    private func play(_ claim: UInt64, device: String, configurationText: String?) {
+    private func play(_ claim: UInt64, device: String, configurationText: String?, meter: AudioLevelMeter?) {
         var configuration = ALSAStreamConfiguration(device: device)
         configuration.sampleRate = 48_000
         configuration.channels = 1
@@ -99,7 +102,9 @@ public final class SpeakerPlayout: Sendable {
             guard owned else { break }
             let pcm: [Int16]
             switch playout {
-            case .packet(let payload): pcm = (try? decoder.decode(payload)) ?? silence
+            case .packet(let payload):
+                pcm = (try? decoder.decode(payload)) ?? silence
+                meter?.add(pcm)
             case .forwardErrorCorrection(let next): pcm = (try? decoder.decode(next, fec: true)) ?? silence
             case .conceal: pcm = (try? decoder.decode(nil)) ?? silence
             case .waiting: pcm = silence

@@ -14,19 +14,29 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
     let pipeline: MediaService
     let metrics: AgentMetrics?
     let logger: Logger
+    let decodesPeerMedia: Bool
     let onEnded: @Sendable (CallMediaReport) -> Void
 
     /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it).
-    public init(pipeline: MediaService, metrics: AgentMetrics? = nil, logger: Logger,
+    /// `decodesPeerMedia`: decode the peer's video and audio for the report even though nothing shows or
+    /// plays it (a tool proving the streams decode); otherwise video is only counted from its headers and
+    /// audio is decoded only by the speaker, when there is one.
+    public init(pipeline: MediaService, metrics: AgentMetrics? = nil, logger: Logger, decodesPeerMedia: Bool = false,
                 onEnded: @escaping @Sendable (CallMediaReport) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.metrics = metrics
         self.logger = logger
+        self.decodesPeerMedia = decodesPeerMedia
         self.onEnded = onEnded
     }
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
-        WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, onEnded: onEnded)
+        WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, decodesPeerMedia: decodesPeerMedia,
+                        onEnded: onEnded)
+    }
+
+    public func callsNeedMedia(_ needed: Bool) {
+        pipeline.setDemand("calls", wanted: needed)
     }
 }
 
@@ -35,10 +45,11 @@ public struct CallMediaReport: Sendable, Equatable {
     public var videoFramesSent: UInt64
     public var audioPacketsSent: UInt64
     public var peerAudioPackets: Int
-    /// RMS level in dBFS of the peer's decoded audio (−120 for none).
+    /// RMS level in dBFS of the peer's decoded audio (−120 for none, or when nothing decoded it).
     public var peerAudioLevel: Double
     /// The dominant frequency of the peer's last half second of audio; nil when it was silent.
     public var peerAudioFrequency: Double?
+    /// Decoded, or only counted from their headers when the factory does not decode.
     public var peerVideoFramesDecoded: Int
     public var peerVideoFramesPerSecond: Double
     public var peerVideoWidth: Int
@@ -58,12 +69,15 @@ final class WebRTCCallMedia: CallMediaSession {
     /// This peer's key in the pipeline's `EncoderFeedback`.
     private let estimateKey: UInt64
 
-    private let peerVideo = ReceivedVideoDecoder()
+    private let peerVideo: ReceivedVideoDecoder
+    private let decodesPeerAudio: Bool
     private let onEnded: @Sendable (CallMediaReport) -> Void
 
-    init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger,
+    init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger, decodesPeerMedia: Bool,
          onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
+        peerVideo = ReceivedVideoDecoder(decodes: decodesPeerMedia)
+        decodesPeerAudio = decodesPeerMedia
         estimateKey = pipeline.makePeerKey()
         self.metrics = metrics
         peerMetrics = metrics?.peer(peer)
@@ -125,6 +139,7 @@ final class WebRTCCallMedia: CallMediaSession {
             "callerAudioLevel": "\(String(format: "%.1f", report.peerAudioLevel)) dBFS",
             "callerAudioFrequency": "\(report.peerAudioFrequency.map { "\(Int($0)) Hz" } ?? "-")",
             "callerVideoFrames": "\(video.framesDecoded)", "callerVideoUndecodable": "\(video.undecodable)",
+            "callerVideoDecoded": "\(peerVideo.decodes)",
             "videoPacketsReceived": "\(statistics.videoPacketsReceived)", "videoFramesReceived": "\(statistics.videoFramesReceived)",
             "inboundErrors": "\(statistics.inboundErrors)", "nackedPackets": "\(statistics.nackedPackets)",
             "retransmissionsSent": "\(statistics.retransmissionsSent)",
@@ -216,21 +231,26 @@ final class WebRTCCallMedia: CallMediaSession {
                 for await packet in packets { _ = try? await peer.sendAudio(packet) }
             })
         }
-        // The peer's voice: decoded (so a broken stream shows), measured, logged at the end, and played on the
-        // speaker when this peer has it. Its video, if it sends any, is decoded on a thread and counted.
+        // The peer's voice plays on the speaker when this peer has it; the speaker's decoder also feeds the
+        // level meter, so nothing decodes twice. Without a speaker it is decoded only for a tool that asked
+        // (`decodesPeerMedia`), else just counted. Its video, if it sends any, is counted (or decoded).
         let meter = callerAudio
         let speaker = pipeline.speaker
-        let claim = plan.audio ? speaker.claim() : nil
+        let decodesAudio = decodesPeerAudio
+        let claim = plan.audio ? speaker.claim(meter: decodesAudio ? nil : meter) : nil
         speakerClaim.withLock { $0 = claim }
         let peerVideo = self.peerVideo
         running.append(Task {
-            guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
+            let decoder = decodesAudio ? try? OpusDecoder(sampleRate: 48_000, channels: 1) : nil
             for await item in peer.receivedMedia {
                 switch item {
                 case .audio(let packet):
-                    guard let pcm = try? decoder.decode(packet.payload) else { continue }
-                    meter.add(pcm)
                     if let claim { speaker.enqueue(sequenceNumber: packet.sequenceNumber, opus: packet.payload, claim: claim) }
+                    if let decoder {
+                        if let pcm = try? decoder.decode(packet.payload) { meter.add(pcm) }
+                    } else if claim == nil {
+                        meter.countPacket()
+                    }
                 case .videoFrame(let frame):
                     peerVideo.enqueue(frame.data)
                 }

@@ -62,7 +62,7 @@ struct CallCommand: AsyncParsableCommand {
         let (reports, reportSink) = AsyncStream<CallMediaReport>.makeStream()
         let coordinator = CallCoordinator(
             policy: policy, session: session,
-            mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger) { reportSink.yield($0) },
+            mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger, decodesPeerMedia: true) { reportSink.yield($0) },
             status: status, deviceTitle: configuration.identity.title, logger: logger)
         defer { pipeline.stop() }
         do {
