@@ -46,7 +46,8 @@ VISITOR = {"name": "Visitor", "lat": 52.538, "lon": 13.405}
 G2G_READER = r"""
 (() => {
   if (window.__g2g) { window.__g2g.samples = []; window.__g2g.misreads = 0; return; }
-  const g = window.__g2g = { samples: [], misreads: 0 };
+  const g = window.__g2g = { samples: [], misreads: 0,
+                             timeOriginDrift: Date.now() - (performance.timeOrigin + performance.now()) };
   const v = document.getElementById('remote-video');
   const canvas = document.createElement('canvas');
   canvas.width = 640; canvas.height = 32;
@@ -75,7 +76,12 @@ G2G_READER = r"""
           if (cell < 48) value = (value << 1n) | BigInt(bit); else checksum = (checksum << 1) | bit;
         }
         if (crc16(value) === checksum) {
-          g.samples.push(performance.timeOrigin + meta.expectedDisplayTime - Number(value));
+          // The band holds the sender's CLOCK_REALTIME. Date.now() reads the same clock here; the frame's
+          // expected display time is on the page's monotonic timeline, so it is placed on the wall clock by
+          // its distance from now. (performance.timeOrigin + expectedDisplayTime would use the wall clock of
+          // the page's start, which drifts from the system's: that gave minima below zero.)
+          const shownAt = Date.now() - (performance.now() - meta.expectedDisplayTime);
+          g.samples.push(shownAt - Number(value));
         } else {
           g.misreads++;
         }
@@ -99,6 +105,12 @@ def start_loss(percent):
          "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop")])
 
 
+def split_measurements(samples):
+    """(latencies, measurement errors): a frame that reads as shown before its stamp was taken cannot be a
+    latency; it is an error in the method (the two clocks disagree) and is reported as one."""
+    return [s for s in samples if s >= 0], [s for s in samples if s < 0]
+
+
 def latency_figures(samples):
     if not samples:
         return "no readable frames"
@@ -117,8 +129,12 @@ class Run:
         return self.checks.check(name, ok, detail)
 
     def g2g(self):
-        return self.browser.js("return window.__g2g ? {samples: window.__g2g.samples, misreads: window.__g2g.misreads}"
-                               " : null;") or {"samples": [], "misreads": 0}
+        """The page's readings: latencies (ms), misread bands, measurement errors (negative readings) and how far
+        the page's performance.timeOrigin had drifted from its wall clock."""
+        raw = self.browser.js("return window.__g2g ? {samples: window.__g2g.samples, misreads: window.__g2g.misreads,"
+                              " drift: window.__g2g.timeOriginDrift} : null;") or {"samples": [], "misreads": 0}
+        latencies, errors = split_measurements(raw["samples"])
+        return {"samples": latencies, "misreads": raw["misreads"], "errors": errors, "drift": raw.get("drift")}
 
     def measure(self, seconds, label):
         """Windows of WINDOW s: fps per window, the page's state, and the latency samples of the whole span."""
@@ -203,6 +219,12 @@ class Run:
         fps = (end["framesDecoded"] - start["framesDecoded"]) / ((end["at"] - start["at"]) / 1000)
         # requestVideoFrameCallback reports the frames composited, not every frame decoded: about 80 % here.
         decoded = end["framesDecoded"] - start["framesDecoded"]
+        self.check("glass-to-glass method: a frame stamped after it was shown is a measurement error, not a latency",
+                   split_measurements([-22.0, 0.0, 35.0]) == ([0.0, 35.0], [-22.0]))
+        self.check("[no loss] no frame reads as shown before it was stamped (the two clocks agree)",
+                   not clean["errors"], f"{len(clean['errors'])} negative readings, min "
+                   f"{min(clean['errors'], default=0):.0f} ms; the page's timeOrigin had drifted "
+                   f"{clean.get('drift') or 0:.1f} ms from Date.now()")
         self.check("[no loss] the timestamp band reads back (CRC-checked) from >= half of the frames decoded, "
                    "latency p50 < 400 ms", len(clean["samples"]) >= 0.5 * decoded
                    and clean["misreads"] <= 0.01 * max(1, len(clean["samples"]))
@@ -238,7 +260,7 @@ class Run:
                    f"video packets lost after repair {lost_video}, audio concealed "
                    f"{100 * concealed / samples if samples else 0:.1f} %")
         log(f"BENCH glass-to-glass under {LOSS_PERCENT} % loss: {latency_figures(lossy['samples'])}; "
-            f"{lossy['misreads']} misread; {nacks} NACKs, {plis} PLIs, {freezes} freezes")
+            f"{lossy['misreads']} misread, {len(lossy['errors'])} measurement errors; {nacks} NACKs, {plis} PLIs, {freezes} freezes")
 
         # 3. Hang up.
         b.click("#hangup")

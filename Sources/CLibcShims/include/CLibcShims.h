@@ -5,6 +5,10 @@
 /// mallinfo2().uordblks: bytes currently allocated by malloc, over all arenas.
 size_t CIntercomShims_heap_bytes_in_use(void);
 
+/// malloc_trim(0): hands the free pages of every arena back to the kernel (glibc returns only the main
+/// arena's top on its own; a call's threads leave tens of MB free but resident in theirs). 1 if any was.
+int CIntercomShims_release_free_heap(void);
+
 // The calling thread's kernel name (pthread_setname_np/pthread_getname_np are GNU extensions the Glibc
 // module does not import). Names are at most 15 bytes; both return 0 or an errno value.
 int CIntercomShims_set_thread_name(const char *name);

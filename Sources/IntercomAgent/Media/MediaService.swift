@@ -175,6 +175,12 @@ public final class MediaService: Service, Sendable {
         guard let run else { return }
         logger.info("media off: nobody needs it", metadata: ["run": "\(run.number)"])
         run.stop()
+        // Once the run's threads are gone, the memory the call used goes back to the kernel: an idle device
+        // stays as small as a fresh one.
+        NamedThread.start("intercom-trim") {
+            run.waitUntilFinished()
+            FreeHeap.release()
+        }
     }
 
     // MARK: Peers' feedback
