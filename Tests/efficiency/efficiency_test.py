@@ -79,6 +79,14 @@ class Process:
         with open(f"/proc/{self.pid}/status") as f:
             return int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1)) / 1024
 
+    def rss_parts(self):
+        """'anon A MB + file F MB': the heap and stacks, and the binary's and libraries' pages in memory (clean,
+        so the kernel can drop them under pressure)."""
+        with open(f"/proc/{self.pid}/status") as f:
+            status = f.read()
+        anon, file = (int(re.search(rf"{key}:\s+(\d+) kB", status).group(1)) / 1024 for key in ("RssAnon", "RssFile"))
+        return f"anon {anon:.1f} MB + file {file:.1f} MB"
+
     def thread_count(self):
         return len(os.listdir(f"/proc/{self.pid}/task"))
 
@@ -90,12 +98,13 @@ class Process:
         time.sleep(seconds)
         after = self.threads()
         elapsed = time.monotonic() - start
-        per_name, switches = {}, 0
+        per_name, switches = {}, {}
         for tid, (name, ticks, ctx) in after.items():
             old_ticks, old_ctx = (before[tid][1], before[tid][2]) if tid in before else (0, 0)
             per_name[name] = per_name.get(name, 0) + (ticks - old_ticks) / TICKS / elapsed * 100
-            switches += ctx - old_ctx
-        return sum(per_name.values()), per_name, switches / elapsed
+            switches[name] = switches.get(name, 0) + (ctx - old_ctx) / elapsed
+        self.last_switches = switches
+        return sum(per_name.values()), per_name, sum(switches.values())
 
 
 class Run:
@@ -172,9 +181,9 @@ class Run:
         agent = Process(device.process.pid)
         time.sleep(5)  # the startup run (READY after the first encoded frame) ends a second after READY
         idle, idle_threads, idle_switches = agent.window(IDLE_SECONDS)
-        idle_rss, idle_thread_count = agent.rss_mb(), agent.thread_count()
+        idle_rss, idle_thread_count, idle_parts = agent.rss_mb(), agent.thread_count(), agent.rss_parts()
         self.figure(f"idle: {idle:.2f} % of a core over {IDLE_SECONDS:.0f} s, {idle_switches:.0f} context switches/s, "
-                    f"RSS {idle_rss:.1f} MB, {idle_thread_count} threads")
+                    f"RSS {idle_rss:.1f} MB ({idle_parts}), {idle_thread_count} threads")
         busy = {name: pct for name, pct in idle_threads.items() if pct >= 0.05}
         self.figure("idle threads over 0.05 %: " + (", ".join(f"{n} {p:.2f}" for n, p in sorted(busy.items())) or "none"))
         self.check(f"idle CPU ≤ {MAX_IDLE_PERCENT} % of a core (target 0.5 %)", idle <= MAX_IDLE_PERCENT, f"{idle:.2f} %")
@@ -191,12 +200,14 @@ class Run:
         answered = caller.wait_line(r"connected after \d+ ms", 30, stdout=True)
         time.sleep(6)  # past the start: the encoders' first keyframes, ICE and DTLS
         in_call, call_threads, call_switches = agent.window(CALL_WINDOW_SECONDS)
-        call_rss = agent.rss_mb()
+        call_rss, call_parts = agent.rss_mb(), agent.rss_parts()
         ratio = in_call / floor if floor > 0 else float("inf")
         self.figure(f"in a call: {in_call:.2f} % of a core over {CALL_WINDOW_SECONDS:.0f} s = {ratio:.2f}x the codec floor "
-                    f"({floor:.2f} %), {call_switches:.0f} context switches/s, RSS {call_rss:.1f} MB")
-        self.figure("in-call threads: " + ", ".join(f"{n} {p:.2f}" for n, p in
-                                                      sorted(call_threads.items(), key=lambda kv: -kv[1]) if p >= 0.05))
+                    f"({floor:.2f} %), {call_switches:.0f} context switches/s, RSS {call_rss:.1f} MB ({call_parts})")
+        self.figure("in-call threads (% of a core): " + ", ".join(
+            f"{n} {p:.2f}" for n, p in sorted(call_threads.items(), key=lambda kv: -kv[1]) if p >= 0.05))
+        self.figure("in-call context switches per second by thread: " + ", ".join(
+            f"{n} {c:.0f}" for n, c in sorted(agent.last_switches.items(), key=lambda kv: -kv[1]) if c >= 1))
         self.check("the call connects and its encoders run",
                    answered is not None and call_threads.get("intercom-vp8", 0) > 0,
                    answered.group(0) if answered else " | ".join(caller.tail(3, stdout=True)))
@@ -211,9 +222,9 @@ class Run:
                    outcome is not None and "answered" in outcome.group(2) and caller_status == 0,
                    outcome.group(0)[:160] if outcome else "no outcome line")
         time.sleep(30)
-        after_rss = agent.rss_mb()
+        after_rss, after_parts = agent.rss_mb(), agent.rss_parts()
         after, after_threads, _ = agent.window(10)
-        self.figure(f"30 s after the call: RSS {after_rss:.1f} MB (idle {idle_rss:.1f}, in call {call_rss:.1f}), "
+        self.figure(f"30 s after the call: RSS {after_rss:.1f} MB ({after_parts}; idle {idle_rss:.1f}, in call {call_rss:.1f}), "
                     f"CPU {after:.2f} % of a core, {agent.thread_count()} threads")
         self.check("media stops after the call (no encoder thread, idle CPU again)",
                    "intercom-vp8" not in after_threads and after <= MAX_IDLE_PERCENT,
