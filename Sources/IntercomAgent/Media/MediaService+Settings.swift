@@ -3,28 +3,35 @@ import IntercomConfig
 import Media
 
 extension MediaService.Settings {
-    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto` (the test
-    /// pattern when the board has none), the test pattern, or a looping `.y4m` file.
+    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, the test pattern,
+    /// or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
+    /// call's media start, each reopen), so a camera plugged in after the agent started is used from the next
+    /// call on; while there is none, the test pattern stands in.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
-        let camera: String? = switch video.source {
-        case .device(let path): path
-        case .auto: FileManager.default.fileExists(atPath: devicesDirectory + "/video0") ? devicesDirectory + "/video0" : nil
-        case .testPattern, .y4mFile: nil
+        let testPattern: @Sendable () -> any VideoSource = {
+            TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
         }
-        let make: @Sendable () -> any VideoSource
-        if let camera {
-            make = { V4L2CaptureSource(path: camera, width: width, height: height, frameRate: FrameRate(fps)) }
-        } else if case .y4mFile(let path) = video.source {
-            make = { Y4MFileSource(path: path, loops: true) }
-        } else {
-            make = { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) }
+        let camera: @Sendable (String) -> any VideoSource = { path in
+            V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps))
+        }
+        let make: @Sendable () -> any VideoSource = switch video.source {
+        case .device(let path): { camera(path) }
+        case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? testPattern() }
+        case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
+        case .testPattern: testPattern
         }
         var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
                             minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
         (settings.microphone, settings.speaker) = endpoints(audio)
         settings.echoCancellation = EchoCancellationSetup(audio)
         return settings
+    }
+
+    /// `auto`'s camera: `/dev/video0` when it exists.
+    static func firstCamera(in devicesDirectory: String) -> String? {
+        let path = devicesDirectory + "/video0"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// `[audio]` as the pipeline's microphone and speaker: `capture = "tone"` (or `"tone:HZ"`) is a test tone,
@@ -46,8 +53,8 @@ extension MediaService.Settings {
     public static func describe(_ video: VideoSettings, devicesDirectory: String = "/dev") -> String {
         switch video.source {
         case .device(let path): "camera \(path)"
-        case .auto: FileManager.default.fileExists(atPath: devicesDirectory + "/video0")
-            ? "camera \(devicesDirectory)/video0" : "test pattern (no camera found)"
+        case .auto: firstCamera(in: devicesDirectory).map { "camera \($0)" }
+            ?? "test pattern until a camera appears at \(devicesDirectory)/video0"
         case .testPattern: "test pattern"
         case .y4mFile(let path): "video file \(path)"
         }

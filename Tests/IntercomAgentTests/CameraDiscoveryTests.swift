@@ -1,0 +1,42 @@
+import Foundation
+import IntercomAgent
+import IntercomConfig
+import Media
+import Testing
+
+/// `video.source = "auto"` looks for the camera each time media starts: a camera that appears after the
+/// agent started is used from the next call on (issue #23, item 5), and one that goes away gives the test
+/// pattern again instead of failing every call.
+@Suite struct CameraDiscoveryTests {
+    @Test func autoFindsACameraThatAppearsAfterStart() throws {
+        let devices = FileManager.default.temporaryDirectory.appendingPathComponent("intercom-devices-\(UUID())")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: devices) }
+        let text = """
+            [identity]
+            title = "Gate 3"
+            latitude = 52.52
+            longitude = 13.405
+            [backend]
+            server_url = "http://127.0.0.1:1337/parse"
+            [video]
+            source = "auto"
+            """
+        let configuration = try #require(ConfigLoader(environment: [:], checksSecretFiles: false)
+            .load([ConfigSource(name: "intercom.toml", text: text)]).configuration)
+        let video = configuration.video
+        #expect(video.source == .auto)
+        let settings = MediaService.Settings.from(video, audio: configuration.audio, devicesDirectory: devices.path)
+
+        #expect(settings.makeSource() is TestPatternSource, "no camera yet: the test pattern")
+        #expect(MediaService.Settings.describe(video, devicesDirectory: devices.path).hasPrefix("test pattern until"))
+
+        let node = devices.appendingPathComponent("video0")
+        #expect(FileManager.default.createFile(atPath: node.path, contents: nil))
+        let camera = settings.makeSource()
+        #expect(camera is V4L2CaptureSource, "the camera that appeared is opened: \(type(of: camera))")
+
+        try FileManager.default.removeItem(at: node)
+        #expect(settings.makeSource() is TestPatternSource, "the camera went away: the test pattern again")
+    }
+}
