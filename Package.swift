@@ -71,6 +71,10 @@ let package = Package(
             name: "IntercomPlatform",
             dependencies: ["CLibcShims", .product(name: "Logging", package: "swift-log")]
         ),
+        // The version every executable prints and the Debian packages carry; the git revision is stamped in
+        // before every build by GitRevisionPlugin (scripts/write-git-revision.sh).
+        .target(name: "IntercomBuildInfo", plugins: ["GitRevisionPlugin"]),
+        .plugin(name: "GitRevisionPlugin", capability: .buildTool()),
         // Config model, our TOML reader (keeps file:line for every key), validation, overlays, fleets.
         .target(name: "IntercomConfig", dependencies: ["IntercomPlatform"]),
         // The call state machine and its policies: sans-IO.
@@ -142,7 +146,7 @@ let package = Package(
             name: "intercomd",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "Media", "GPIO", "ControlsCore", "WebRTC",
-                "CallCore", "ParseClient", "ParseWire",
+                "CallCore", "ParseClient", "ParseWire", "IntercomBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -161,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "intercom-server",
             dependencies: [
-                "IntercomServer", "IntercomPlatform",
+                "IntercomServer", "IntercomPlatform", "IntercomBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -38,6 +38,7 @@ STAGES=(
     "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size"
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
+    "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
     "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
     "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
@@ -226,6 +227,11 @@ stage_boot_smoke() {
     else
         failed_stage "systemd boot smoke"
     fi
+}
+
+stage_packaging() {
+    checks_stage "Debian packages" packaging.log bash Tests/packaging/run.sh "${binary_flags[@]}"
+    grep -E "^(figure|---|build-deb.sh:|packaging test took)" "$logs/packaging.log"
 }
 
 stage_harness() {

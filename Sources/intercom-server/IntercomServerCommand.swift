@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IntercomBuildInfo
 import IntercomPlatform
 import IntercomServer
 import Logging
@@ -19,7 +20,8 @@ struct IntercomServerCommand: AsyncParsableCommand {
             INTERCOM_TOKEN_SECONDS, INTERCOM_RATE_LIMIT (perSecond/burst or off), INTERCOM_MAX_VIEWERS, INTERCOM_WEB_ROOT, \
             INTERCOM_PUBLIC_URL, INTERCOM_TRUSTED_PROXIES and INTERCOM_MASTER_KEY_IPS (CIDRs), INTERCOM_MAX_CONNECTIONS, \
             INTERCOM_IDLE_TIMEOUT_SECONDS. Limits and the proxy setup: docs/backend.md, "Security model".
-            """
+            """,
+        version: IntercomVersion.current
     )
 
     @Option(name: .long, help: "TOML configuration file (docs/backend.md); every key is optional.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IntercomBuildInfo
 
 /// `intercomd`: the device agent of the Intercom video intercom.
 @main
@@ -14,9 +15,4 @@ struct Intercomd: AsyncParsableCommand {
         ],
         defaultSubcommand: nil
     )
-}
-
-/// The release of this build.
-enum IntercomVersion {
-    static let current = "0.1.0"
 }

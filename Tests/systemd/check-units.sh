@@ -98,7 +98,9 @@ $(printf '%s\n' "$out" | grep '✗')"
 
 agent="$repo/systemd/intercomd.service"
 server="$repo/systemd/intercom-server.service"
-for unit in "$agent" "$server"; do
+retry_timer="$repo/systemd/intercomd-retry.timer"
+retry_service="$repo/systemd/intercomd-retry.service"
+for unit in "$agent" "$server" "$retry_timer" "$retry_service"; do
     [ -f "$unit" ] || { echo "FAIL  $unit does not exist"; exit 1; }
 done
 
@@ -108,6 +110,7 @@ for a in \
     'Unit|After|network-online.target' \
     'Unit|StartLimitIntervalSec|300' \
     'Unit|StartLimitBurst|10' \
+    'Unit|OnFailure|intercomd-retry.timer' \
     'Service|Type|notify' \
     'Service|NotifyAccess|main' \
     'Service|ExecStart|/usr/local/bin/intercomd run --config /etc/intercom/intercom.toml' \
@@ -144,6 +147,31 @@ reject "$agent" 'Service|StartLimitIntervalSec|' 'ignored in [Service]'
 reject "$agent" 'Service|StartLimitBurst|' 'belongs in [Unit]'
 reject "$agent" 'Service|PrivateDevices|' 'would hide camera, sound card and GPIO'
 reject "$agent" 'Service|ProcSubset|' 'hides /proc/cpuinfo, libvpx NEON detection on armhf'
+
+# The restart lockout (issue #23): after the start limit, OnFailure= starts the timer, which resets
+# the limit and starts the agent a minute later; a stop of the agent cancels it (PartOf=).
+echo "== $retry_timer, $retry_service"
+for a in \
+    'Unit|PartOf|intercomd.service' \
+    'Timer|OnActiveSec|1min' \
+    'Timer|RemainAfterElapse|no' \
+    'Timer|Unit|intercomd-retry.service'; do
+    expect "$retry_timer" "$a"
+done
+reject "$retry_timer" 'Install|WantedBy|' 'started only by OnFailure= of intercomd.service'
+for a in \
+    'Service|Type|oneshot' \
+    'Service|ExecStart|/bin/systemctl reset-failed intercomd.service' \
+    'Service|ExecStart|/bin/systemctl start --no-block intercomd.service' \
+    'Service|CapabilityBoundingSet|' \
+    'Service|PrivateNetwork|yes'; do
+    expect "$retry_service" "$a"
+done
+cp "$retry_timer" "$retry_service" "$work/"
+out=$(cd "$work" && systemd-analyze verify "$work/intercomd-retry.timer" "$work/intercomd-retry.service" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && [ -z "$out" ]; then pass "intercomd-retry.timer and .service: systemd-analyze verify"
+else fail "intercomd-retry.timer and .service: systemd-analyze verify" "exit $rc: ${out:-no output}"; fi
 verify_unit "$agent" "$intercomd_bin"
 security_unit "$agent" "$intercomd_bin"
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GPIO
+import IntercomBuildInfo
 import Media
 import WebRTC
 
