@@ -65,3 +65,21 @@ import Testing
         #expect(capture.lines.count { $0.contains("do-not-disturb is off") } == 1, "\(capture.lines)")
     }
 }
+
+extension ButtonConditionTests {
+    @Test func metricsShowClaimedLinesAndEachButtonsCondition() async {
+        let status = AgentStatusBoard(title: "Gate")
+        let metrics = AgentMetrics()
+        let before = String(decoding: metrics.exposition(status: await status.snapshot, temperatureCelsius: nil), as: UTF8.self)
+        #expect(!before.contains("intercom_gpio_claimed"), "no [gpio], no GPIO metrics")
+        await status.setControlsClaimed(true)
+        await status.setButtonStuck("accept", true)
+        await status.setButtonChattering("hangup", true)
+        let text = String(decoding: metrics.exposition(status: await status.snapshot, temperatureCelsius: nil), as: UTF8.self)
+        #expect(text.contains("intercom_gpio_claimed 1"), "\(text)")
+        #expect(text.contains(#"intercom_button_stuck{button="accept"} 1"#), "\(text)")
+        #expect(text.contains(#"intercom_button_stuck{button="hangup"} 0"#), "\(text)")
+        #expect(text.contains(#"intercom_button_chattering{button="hangup"} 1"#), "\(text)")
+        #expect(text.contains(#"intercom_button_chattering{button="call"} 0"#), "\(text)")
+    }
+}

@@ -77,6 +77,16 @@ public struct ControlsService: Service {
         }
     }
 
+    /// Feeds every button's gestures to the coordinator until shutdown. Returning early would end the
+    /// whole agent (a service group stops when one service returns), so with no buttons left (none
+    /// configured, or every line failed) the LEDs keep running until shutdown.
+    private func watch(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]) async {
+        await watchGestures(buttons)
+        if !Task.isCancelled {
+            try? await gracefulShutdown()
+        }
+    }
+
     /// Claims every line, retrying until it works or the service is cancelled (nil).
     private func claim(_ gpio: GPIOSettings, backend: any GPIOBackend, retry: LineClaimRetry) async
         -> (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
@@ -110,7 +120,7 @@ public struct ControlsService: Service {
     }
 
     /// Feeds every button's gestures to the coordinator until the watchers end (cancelled, or a line failed).
-    private func watch(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]) async {
+    private func watchGestures(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]) async {
         await withTaskGroup(of: Void.self) { group in
             for (role, watcher) in buttons {
                 group.addTask {
