@@ -82,8 +82,9 @@ import Testing
         let coordinator = CallCoordinator(
             policy: CallPolicy.from(configuration.call), session: session, mediaFactory: CallCoordinatorTests.ScriptedMedia(),
             indicators: indicators, status: status, deviceTitle: "Gate 3", logger: logger)
-        // Slow enough to see the fault, fast enough for a unit test: tries at 0, 0.2, 0.6 and 1.0 s.
-        let retry = LineClaimRetry(firstDelay: .milliseconds(200), maximumDelay: .milliseconds(400))
+        // Slow enough to see the fault on a loaded machine, fast enough for a unit test: tries at 0, 0.5, 1.5
+        // and 2.5 s.
+        let retry = LineClaimRetry(firstDelay: .milliseconds(500), maximumDelay: .seconds(1))
         let controls = ControlsService(gpio: gpio, backend: backend, coordinator: coordinator, indicators: indicators,
                                        status: status, retry: retry, logger: logger)
         await coordinator.begin()
@@ -94,7 +95,7 @@ import Testing
             }
             #expect(await status.snapshot.warnings == ["gpio_unclaimed"])
             #expect(await status.callState == "fault: missing gpio")
-            try await AgentBackendTests.eventually(within: 5, "idle once the line is claimed") {
+            try await AgentBackendTests.eventually(within: 8, "idle once the line is claimed") {
                 await coordinator.state == .idle
             }
             #expect(backend.refusalsMade == 3)
@@ -104,7 +105,9 @@ import Testing
             try await AgentBackendTests.eventually(within: 2, "the status LED lights") {
                 statusLED.withLock { $0.contains(true) }
             }
-            #expect(simulated.isWatched("ACCEPT"), "the buttons are watched too")
+            try await AgentBackendTests.eventually(within: 2, "the accept button is watched too") {
+                simulated.isWatched("ACCEPT")
+            }
         }
         #expect(capture.lines.count { $0.contains("the GPIO lines could not be claimed") } == 1, "\(capture.lines)")
         #expect(capture.lines.count { $0.contains("the GPIO lines are claimed after 3 failed attempts") } == 1, "\(capture.lines)")
