@@ -189,6 +189,10 @@ extension GPIOSimTests {
                 try await AgentBackendTests.eventually(within: 2, "do-not-disturb off after the stuck report") {
                     !(await device.doNotDisturb)
                 }
+                // Idle, so the ringing LED next to the button would be off: it double-blinks instead.
+                try await AgentBackendTests.eventually(within: 3, "the ringing LED's double blink for a faulty button") {
+                    sim.value(offset: Line.ringingLED.rawValue) == 1
+                }
 
                 // Still held: calls in button mode are answered by themselves, now and a minute later.
                 for answerAt in [Duration.seconds(35), .seconds(80)] {
@@ -208,6 +212,9 @@ extension GPIOSimTests {
                 try await AgentBackendTests.eventually(within: 5, "the stuck warning clears") {
                     await device.warnings.isEmpty
                 }
+                try await Task.sleep(for: .milliseconds(200))
+                let dark = try await GPIOSimCallTests.Trace.record(sim, for: .milliseconds(2_500))
+                #expect(dark.steady(.ringingLED, 0), "the ringing LED after the release: \(dark)")
                 let next = try await device.call()
                 try await Task.sleep(for: .seconds(2))
                 #expect(next.offers == 0, "button mode answered without a press: \(next.heard.all)")
@@ -241,6 +248,9 @@ extension GPIOSimTests {
                     await device.warnings.contains("button_chattering")
                 }
                 #expect(await device.status.chatteringButtons == ["hangup"])
+                try await AgentBackendTests.eventually(within: 3, "the ringing LED's double blink for a faulty button") {
+                    sim.value(offset: Line.ringingLED.rawValue) == 1
+                }
 
                 // Calls while the line chatters on: each rings and is not declined, and accept still answers.
                 for callAt in [Duration.seconds(5), .seconds(35)] {

@@ -66,11 +66,11 @@ public struct ControlsService: Service {
             switch lines {
             case .claimed(let outputs, let buttons):
                 await status?.setControlsClaimed(true)
-                await watch(buttons)
+                await watch(buttons, outputs: outputs)
                 Self.release(outputs, buttons)
             case .toClaim(let gpio, let backend, let retry):
                 guard let claimed = await claim(gpio, backend: backend, retry: retry) else { return }
-                await watch(claimed.buttons)
+                await watch(claimed.buttons, outputs: claimed.outputs)
                 _ = indicators?.detach()
                 Self.release(claimed.outputs, claimed.buttons)
             }
@@ -80,8 +80,8 @@ public struct ControlsService: Service {
     /// Feeds every button's gestures to the coordinator until shutdown. Returning early would end the
     /// whole agent (a service group stops when one service returns), so with no buttons left (none
     /// configured, or every line failed) the LEDs keep running until shutdown.
-    private func watch(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]) async {
-        await watchGestures(buttons)
+    private func watch(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)], outputs: ControlOutputs) async {
+        await watchGestures(buttons, outputs: outputs)
         if !Task.isCancelled {
             try? await gracefulShutdown()
         }
