@@ -40,7 +40,7 @@ STAGES=(
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
-    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
+    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
     "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
     "fuzz|-|fuzzing (fixed budget per target)"
 )
@@ -245,7 +245,7 @@ stage_harness() {
 stage_harness_tests() {
     local gpio_status gpio_tests
     # One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
-    bash Tests/hardware/harness.sh run -t 420 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
+    bash Tests/hardware/harness.sh run -t 720 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
         --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests" \
         > "$logs/harness-gpio.log" 2>&1
     gpio_status=$?

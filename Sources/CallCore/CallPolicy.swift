@@ -27,6 +27,12 @@ public struct CallPolicy: Equatable, Sendable {
     public var allowDoorOpen: Bool
     /// Whom the call button calls; `nil` disables the call button.
     public var callTarget: CallTarget?
+    /// The longest do-not-disturb lasts (from the long press that switched it on); then it switches itself
+    /// off, so a press nobody remembers cannot refuse calls forever.
+    public var doNotDisturbLimit: Duration
+    /// After the call button placed a call, further presses are ignored until this long after that call
+    /// began and after it ended, so a stuck or chattering call button cannot dial on and on.
+    public var callButtonCooldown: Duration
 
     public init(
         answerMode: AnswerMode = .button,
@@ -39,7 +45,9 @@ public struct CallPolicy: Equatable, Sendable {
         busyBehaviour: BusyBehaviour = .reject,
         maxViewers: Int = 2,
         allowDoorOpen: Bool = false,
-        callTarget: CallTarget? = nil
+        callTarget: CallTarget? = nil,
+        doNotDisturbLimit: Duration = .seconds(12 * 3_600),
+        callButtonCooldown: Duration = .seconds(10)
     ) {
         self.answerMode = answerMode
         self.ringTimeout = ringTimeout
@@ -52,6 +60,8 @@ public struct CallPolicy: Equatable, Sendable {
         self.maxViewers = maxViewers
         self.allowDoorOpen = allowDoorOpen
         self.callTarget = callTarget
+        self.doNotDisturbLimit = doNotDisturbLimit
+        self.callButtonCooldown = callButtonCooldown
     }
 
     /// The answer mode in force at the device's local time `time`.
@@ -60,6 +70,14 @@ public struct CallPolicy: Equatable, Sendable {
             return quietHours.answerMode
         }
         return answerMode
+    }
+
+    /// The answer mode at `time` when the accept button cannot answer (its lines are not claimed, it is
+    /// stuck or it chatters): `button` becomes `auto`, because a door that can never be answered is worse
+    /// than one that answers by itself (docs/configuration.md, "Buttons that cannot answer").
+    public func answerModeWithoutAcceptButton(at time: MinuteOfDay) -> AnswerMode {
+        let mode = answerMode(at: time)
+        return mode == .button ? .auto : mode
     }
 
     /// Whether quiet hours refuse calls at the device's local time `time`.

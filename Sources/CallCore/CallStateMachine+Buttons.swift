@@ -5,10 +5,7 @@ extension CallStateMachine {
         case (.acceptPress, .ringing(let context)):
             answer(context, at: now, into: &actions)
         case (.acceptLongPress, _):
-            doNotDisturb.toggle()
-            if doNotDisturb, case .ringing(let context) = state {
-                finish(context, .unanswered(.doNotDisturb), bye: .busy, at: now, into: &actions)
-            }
+            toggleDoNotDisturb(at: now, into: &actions)
         case (.hangupPress, .ringing(let context)):
             finish(context, .unanswered(.hangupButton), bye: .declined, at: now, into: &actions)
         case (.hangupPress, .dialing(let context)), (.hangupPress, .ringingRemote(let context)):
@@ -16,9 +13,45 @@ extension CallStateMachine {
         case (.hangupPress, .connecting(let context)), (.hangupPress, .inCall(let context)):
             finish(context, context.outcomeAfterAnswer(.localHangup), bye: .hangup, at: now, into: &actions)
         case (.callPress, .idle):
+            if let readyAt = callButtonReadyAt, now < readyAt { return }  // cooling down after its last call
             dial(at: now, into: &actions)
+        case (.acceptStuck(let afterLongPress), _):
+            acceptUnusable = true
+            // The long press came from the same stuck hold: nobody asked for that do-not-disturb change.
+            if afterLongPress { toggleDoNotDisturb(at: now, into: &actions) }
+        case (.acceptChattering, _):
+            acceptUnusable = true
+        case (.acceptWorks, _):
+            acceptUnusable = false
+        case (.controlsUnavailable, _):
+            controlsUnavailable = true
+            settle()
+        case (.controlsAvailable, _):
+            controlsUnavailable = false
+            settle()
         case (.acceptPress, _), (.hangupPress, _), (.callPress, _):
             break
         }
+    }
+
+    /// Do-not-disturb on (for at most `doNotDisturbLimit`, declining a ringing call) or off.
+    mutating func toggleDoNotDisturb(at now: CallInstant, into actions: inout [CallAction]) {
+        doNotDisturb.toggle()
+        timers.cancel(.doNotDisturbExpiry, into: &actions)
+        guard doNotDisturb else { return }
+        timers.arm(.doNotDisturbExpiry, at: now + policy.doNotDisturbLimit, into: &actions)
+        if case .ringing(let context) = state {
+            finish(context, .unanswered(.doNotDisturb), bye: .busy, at: now, into: &actions)
+        }
+    }
+
+    /// Do-not-disturb reached `doNotDisturbLimit`: it switches itself off (the status line says so).
+    mutating func doNotDisturbExpired() {
+        doNotDisturb = false
+    }
+
+    /// The call button placed a call at `now`, or one it placed ended: it rests for `callButtonCooldown`.
+    mutating func restCallButton(from now: CallInstant) {
+        callButtonReadyAt = max(callButtonReadyAt ?? now, now + policy.callButtonCooldown)
     }
 }

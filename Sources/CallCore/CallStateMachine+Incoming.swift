@@ -24,6 +24,8 @@ extension CallStateMachine {
             refuse(call, .deviceFault, bye: .error, at: now, into: &actions)
         } else if doNotDisturb || policy.rejectsCalls(at: localTime) {
             refuse(call, .doNotDisturb, bye: .busy, at: now, into: &actions)
+        } else if controlsUnavailable || acceptUnusable {
+            ring(call, mode: policy.answerModeWithoutAcceptButton(at: localTime), at: now, into: &actions)
         } else {
             ring(call, mode: policy.answerMode(at: localTime), at: now, into: &actions)
         }

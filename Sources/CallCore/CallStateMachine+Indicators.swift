@@ -21,16 +21,25 @@ extension CallStateMachine {
         }
     }
 
-    /// A one-line status for systemd `STATUS=`, free of control characters.
+    /// A one-line status for systemd `STATUS=`, free of control characters, ending in `doNotDisturbNote`
+    /// while do-not-disturb is on (in every state: the status board logs when it comes and goes).
     public var statusText: String {
+        stateText + (doNotDisturb ? Self.doNotDisturbNote : "")
+    }
+
+    /// How `statusText` says that do-not-disturb is on.
+    public static let doNotDisturbNote = ", do not disturb"
+
+    private var stateText: String {
         let backendNote = backendUp ? "" : " (backend offline)"
         switch state {
         case .offline:
             return "offline: backend unreachable"
         case .idle:
-            return doNotDisturb ? "idle, do not disturb" : "idle"
+            return "idle"
         case .fault:
-            return "fault: missing " + faults.sorted().map(Self.printable).joined(separator: ", ")
+            let missing = faults.union(controlsUnavailable ? [Self.controlsDevice] : [])
+            return "fault: missing " + missing.sorted().map(Self.printable).joined(separator: ", ")
         case .ringing(let context):
             return "ringing: call from \(Self.printable(context.remoteTitle))" + backendNote
         case .dialing(let context):
@@ -46,6 +55,9 @@ extension CallStateMachine {
             return "ending call with \(Self.printable(context.remoteTitle))" + backendNote
         }
     }
+
+    /// What `statusText` calls the button and LED lines while they are not claimed.
+    public static let controlsDevice = "gpio"
 
     /// Emits the LED pattern and status when they changed since last emitted.
     mutating func syncIndicators(into actions: inout [CallAction]) {

@@ -80,6 +80,7 @@ extension CallStateMachine {
             actions.append(.deleteCallRow(rowID: rowID))  // the callee may not have read it yet
         }
         actions.append(.logCallOutcome(CallSummary(context, outcome: outcome, endedAt: now)))
+        if context.direction == .outgoing { restCallButton(from: now) }
         if context.mediaStarted {
             timers.arm(.teardown, at: now + policy.teardownTimeout, into: &actions)
             state = .ending(context)

@@ -5,6 +5,7 @@ extension CallStateMachine {
         let request = nextOutgoingRequest
         nextOutgoingRequest += 1
         actions.append(.createOutgoingCall(request: request, target: target))
+        restCallButton(from: now)
         timers.arm(.ringTimeout, at: now + policy.ringTimeout, into: &actions)
         state = .dialing(CallContext(outgoing: target, request: request, at: now))
     }

@@ -31,6 +31,8 @@ extension CallStateMachine {
             finish(context, context.outcomeAfterAnswer(.maxDuration), bye: .timeout, at: now, into: &actions)
         case (.teardown, .ending):
             state = restingState
+        case (.doNotDisturbExpiry, _):
+            doNotDisturbExpired()
         default:
             break
         }

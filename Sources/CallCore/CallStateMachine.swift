@@ -18,6 +18,12 @@ public struct CallStateMachine: Sendable {
     public internal(set) var backendUp = false
     /// Required devices currently missing.
     public internal(set) var faults: Set<String> = []
+    /// The button and LED lines are not claimed: the device shows `fault`, but calls are still answered.
+    public internal(set) var controlsUnavailable = false
+    /// The accept button is stuck or chatters: it cannot answer.
+    public internal(set) var acceptUnusable = false
+    /// Until when the call button is ignored after it placed a call (`CallPolicy.callButtonCooldown`).
+    public internal(set) var callButtonReadyAt: CallInstant?
 
     var timers = TimerTable()
     var nextOutgoingRequest: UInt64 = 1
@@ -59,7 +65,7 @@ public struct CallStateMachine: Sendable {
 
     /// The resting state the flags call for.
     var restingState: CallState {
-        if !faults.isEmpty { return .fault }
+        if !faults.isEmpty || controlsUnavailable { return .fault }
         return backendUp ? .idle : .offline
     }
 

@@ -27,4 +27,9 @@ public enum CallTimerKind: String, Equatable, Sendable, CaseIterable {
     case maxDuration
     /// `ending` gave the media layer `teardownTimeout` to report media down.
     case teardown
+    /// Do-not-disturb has been on for `CallPolicy.doNotDisturbLimit`: it turns itself off.
+    case doNotDisturbExpiry
+
+    /// Whether the timer belongs to the device rather than to a call, so ending a call leaves it running.
+    var outlivesCalls: Bool { self == .doNotDisturbExpiry }
 }

@@ -37,11 +37,12 @@ struct TimerTable: Equatable, Sendable {
         }
     }
 
+    /// Cancels every timer of the call (the device's own, `outlivesCalls`, keep running).
     mutating func cancelAll(into actions: inout [CallAction]) {
-        for timer in sorted() {
+        for timer in sorted() where !timer.kind.outlivesCalls {
+            deadlines[timer] = nil
             actions.append(.cancelTimer(timer))
         }
-        deadlines.removeAll()
     }
 
     /// The armed timer with the earliest deadline at or before `now` (ties: the earlier armed).

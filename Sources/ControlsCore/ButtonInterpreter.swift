@@ -28,6 +28,8 @@ public struct ButtonInterpreter: Equatable, Sendable {
     var settleDeadline: MonotonicInstant?
     /// Which gesture is in progress.
     var phase: GesturePhase
+    /// Whether the line chatters (`ButtonTiming.chatterLimit`).
+    var chatter: ChatterWatch
 
     /// Starts from the line's level read at `start`. A button already held then (stuck, or pressed during
     /// start-up) is believed held, but that hold reports nothing, not even its release.
@@ -37,17 +39,16 @@ public struct ButtonInterpreter: Equatable, Sendable {
         rawIsActive = isActive
         isPressed = isActive
         phase = isActive ? .holding(since: start, report: .silent) : .released
+        chatter = ChatterWatch(limit: timing.chatterLimit, start: start)
     }
+
+    /// Whether the line is ignored as chattering (between `chattering` and `chatterEnded`).
+    public var isChattering: Bool { chatter.isChattering }
 
     /// When the caller must next call `levelSample(isActive:at:)` or `tick(at:)`; `nil` when only an
     /// edge can change anything. It may already have passed: then call at once.
     public var nextDeadline: MonotonicInstant? {
-        switch (settleDeadline, gestureDeadline) {
-        case (nil, nil): nil
-        case (let settle?, nil): settle
-        case (nil, let gesture?): gesture.at
-        case (let settle?, let gesture?): min(settle, gesture.at)
-        }
+        [settleDeadline, gestureDeadline?.at, chatter.quietDeadline].compactMap { $0 }.min()
     }
 
     /// An edge event with its kernel timestamp, read from the line at `receivedAt`.
@@ -59,6 +60,7 @@ public struct ButtonInterpreter: Equatable, Sendable {
         var reports: [GestureReport] = []
         advance(to: instant, trustingEdges: true, into: &reports)
         restartSettling(isActive: edge.isActive, at: instant)
+        chatter.edgeSeen(at: instant)
         return reports
     }
 
@@ -71,6 +73,7 @@ public struct ButtonInterpreter: Equatable, Sendable {
         advance(to: instant, trustingEdges: edgesAgree, into: &reports)
         if !edgesAgree {
             restartSettling(isActive: isActive, at: instant)
+            chatter.edgeSeen(at: instant)
         }
         return reports
     }

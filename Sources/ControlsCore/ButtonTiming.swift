@@ -14,6 +14,11 @@
 /// `longPress` comes `longPressThreshold` after the press, while the button is still held; `doublePress`
 /// as soon as the second press is confirmed. The `accept` button wants `reportsLongPress` (long press
 /// toggles do-not-disturb) and not `reportsDoublePress`, so answering waits only for the release.
+///
+/// Two guards for a device nobody watches, both off in `plain` and `withLongPress` (pure gesture
+/// recognition) and both on in the agent (`GPIOLineRequests`): `stuckThreshold` ends a hold that no person
+/// makes (water in the button, a jammed cap) with `stuck`, and `chatterLimit` silences a line whose presses
+/// come faster than a person presses (a corroded contact, a loose wire).
 public struct ButtonTiming: Equatable, Sendable {
     /// How long the level must stay unchanged after an edge before it is believed.
     public let debounce: Duration
@@ -25,6 +30,10 @@ public struct ButtonTiming: Equatable, Sendable {
     public let reportsDoublePress: Bool
     /// The longest time from the first press to the second one of a `doublePress`: exactly this counts.
     public let doublePressWindow: Duration
+    /// A hold this long is no person: it is reported once as `stuck` and ignored until released. `nil`: never.
+    public let stuckThreshold: Duration?
+    /// Presses faster than this are a chattering line, whose gestures are ignored. `nil`: never.
+    public let chatterLimit: ChatterLimit?
 
     /// Accepted `debounce` values (as in the `gpio.buttons.*.debounce` config key).
     public static let debounceRange: ClosedRange<Duration> = .zero...(.milliseconds(500))
@@ -32,6 +41,9 @@ public struct ButtonTiming: Equatable, Sendable {
     public static let longPressRange: ClosedRange<Duration> = .milliseconds(200)...(.seconds(10))
     /// Accepted `doublePressWindow` values.
     public static let doublePressRange: ClosedRange<Duration> = .milliseconds(50)...(.seconds(2))
+    /// Accepted `stuckThreshold` values (as in the `gpio.stuck_after` config key): longer than any press a
+    /// person means, up to an hour.
+    public static let stuckRange: ClosedRange<Duration> = .seconds(3)...(.seconds(3_600))
 
     /// Defaults: 30 ms debounce, 2 s long press, 400 ms double-press window, both gestures off.
     public init(
@@ -39,7 +51,9 @@ public struct ButtonTiming: Equatable, Sendable {
         reportsLongPress: Bool = false,
         longPressThreshold: Duration = .seconds(2),
         reportsDoublePress: Bool = false,
-        doublePressWindow: Duration = .milliseconds(400)
+        doublePressWindow: Duration = .milliseconds(400),
+        stuckThreshold: Duration? = nil,
+        chatterLimit: ChatterLimit? = nil
     ) throws(ControlsConfigurationError) {
         self.debounce = try ControlsConfigurationError.check("debounce", debounce, in: Self.debounceRange)
         self.reportsLongPress = reportsLongPress
@@ -48,6 +62,12 @@ public struct ButtonTiming: Equatable, Sendable {
         self.reportsDoublePress = reportsDoublePress
         self.doublePressWindow = try ControlsConfigurationError.check(
             "doublePressWindow", doublePressWindow, in: Self.doublePressRange)
+        if let stuckThreshold {
+            self.stuckThreshold = try ControlsConfigurationError.check("stuckThreshold", stuckThreshold, in: Self.stuckRange)
+        } else {
+            self.stuckThreshold = nil
+        }
+        self.chatterLimit = chatterLimit
     }
 
     private init(unchecked reportsLongPress: Bool) {
@@ -56,6 +76,8 @@ public struct ButtonTiming: Equatable, Sendable {
         longPressThreshold = .seconds(2)
         reportsDoublePress = false
         doublePressWindow = .milliseconds(400)
+        stuckThreshold = nil
+        chatterLimit = nil
     }
 
     /// Defaults with neither long nor double press: `press` 30 ms after the contact settles.

@@ -15,6 +15,10 @@ enum HoldReport: Equatable, Sendable {
     case pending
     /// An activation was reported: the release reports `release`.
     case reported
+    /// `longPress` was reported: the release reports `release`, a `stuck` says it came after a long press.
+    case longPressed
+    /// `stuck` was reported: nothing more but the `release`.
+    case stuck
     /// Held since start-up: nothing is reported for this hold.
     case silent
 }
@@ -25,10 +29,12 @@ enum GestureDeadline: Equatable, Sendable {
     case longPress(at: MonotonicInstant)
     /// The double-press window after a first press closes.
     case doublePressWindowCloses(at: MonotonicInstant)
+    /// The hold reaches `stuckThreshold`.
+    case stuck(at: MonotonicInstant)
 
     var at: MonotonicInstant {
         switch self {
-        case .longPress(let at), .doublePressWindowCloses(let at): at
+        case .longPress(let at), .doublePressWindowCloses(let at), .stuck(let at): at
         }
     }
 }

@@ -10,12 +10,20 @@
 ///
 /// So the status LED always shows the state, and the ringing LED, next to the accept button, says "a
 /// call wants you" while ringing and "the line is open" from answering to hang-up.
+///
+/// A button that is stuck or chatters (`flagsButtonFault`) shows on the ringing LED where it would be off:
+/// the `fault` double blink, so someone at the door sees that the buttons are not working.
 public struct IndicatorPanel: Equatable, Sendable {
     public private(set) var status: LEDDriver
     public private(set) var ringing: LEDDriver
+    /// The state pattern shown, kept to re-derive the ringing LED when the button flag changes.
+    public private(set) var state: BlinkPattern
+    /// Whether a button is stuck or chatters.
+    public private(set) var flagsButtonFault = false
 
     public init(showing state: BlinkPattern = .off, at start: MonotonicInstant) {
         let patterns = Self.patterns(for: state)
+        self.state = state
         status = LEDDriver(pattern: patterns.status, at: start)
         ringing = LEDDriver(pattern: patterns.ringing, at: start)
     }
@@ -34,9 +42,23 @@ public struct IndicatorPanel: Equatable, Sendable {
     /// Shows `state` from `instant`; an LED whose own pattern changes restarts its phase, the other
     /// keeps blinking undisturbed.
     public mutating func show(_ state: BlinkPattern, at instant: MonotonicInstant) {
-        let patterns = Self.patterns(for: state)
+        self.state = state
+        let patterns = Self.patterns(for: state, buttonFault: flagsButtonFault)
         status.show(patterns.status, at: instant)
         ringing.show(patterns.ringing, at: instant)
+    }
+
+    /// A button became stuck or chattering (`true`), or every button works again, at `instant`.
+    public mutating func flagButtonFault(_ flagged: Bool, at instant: MonotonicInstant) {
+        flagsButtonFault = flagged
+        show(state, at: instant)
+    }
+
+    /// The table above, with a faulty button's double blink on a ringing LED that would be off.
+    public static func patterns(for state: BlinkPattern, buttonFault: Bool) -> IndicatorPatterns {
+        let patterns = patterns(for: state)
+        guard buttonFault, patterns.ringing == .off else { return patterns }
+        return IndicatorPatterns(status: patterns.status, ringing: .fault)
     }
 
     /// Both LEDs' levels at `instant`, and the next instant either changes, for the caller's one timer.

@@ -39,7 +39,7 @@ public struct AgentRuntime: Sendable {
         await readiness.markReady("state")
         // The geopoint is where "call the nearest <title>" searches from (validated when the config loaded).
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
-        let status = AgentStatusBoard(title: configuration.identity.title, location: location)
+        let status = AgentStatusBoard(title: configuration.identity.title, location: location, logger: logger)
         let backend = configuration.backend
         // Two tries per request: the presence and intake loops retry on their own schedule (capped at 8 s).
         let session = BackendSession(settings: backend, identity: identity, store: store, logger: logger,
@@ -57,29 +57,14 @@ public struct AgentRuntime: Sendable {
         // READY waits for the first encoded frame (or a logged camera fault with the test pattern instead).
         let media = MediaService(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
                                  logger: logger) { Task { await readiness.markReady("media") } }
-        var faults: [String] = []
-        var controls: (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])?
-        if let gpio = configuration.gpio {
-            do {
-                let outputs = try GPIOLineRequests.outputs(gpio, backend: gpioBackend, consumer: "intercomd")
-                do {
-                    controls = (outputs, try GPIOLineRequests.buttons(gpio, backend: gpioBackend, consumer: "intercomd"))
-                } catch {
-                    outputs.stop()  // the LED and relay lines are released, not held by an idle output thread
-                    throw error
-                }
-            } catch {
-                logger.error("the GPIO lines could not be opened; buttons and LEDs are off", metadata: ["error": "\(error)"])
-                faults.append("gpio")
-            }
-        }
-        let indicators: any CallIndicators = controls.map { GPIOIndicators(outputs: $0.outputs, logger: logger) }
-            ?? NoIndicators()
+        // The lines are claimed by ControlsService, which keeps trying while another program holds one.
+        let gpioIndicators = configuration.gpio.map { _ in GPIOIndicators(logger: logger) }
+        let indicators: any CallIndicators = gpioIndicators ?? NoIndicators()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger),
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
             allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, logger: logger)
-        let calls = CallService(coordinator: coordinator, calls: intake.calls, faults: faults)
+        let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
         ) { await status.line }
@@ -94,9 +79,9 @@ public struct AgentRuntime: Sendable {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))
         }
-        if let controls {
-            services.append(.init(service: ControlsService(coordinator: coordinator, outputs: controls.outputs,
-                                                           buttons: controls.buttons, logger: logger)))
+        if let gpio = configuration.gpio, let gpioIndicators {
+            services.append(.init(service: ControlsService(gpio: gpio, backend: gpioBackend, coordinator: coordinator,
+                                                           indicators: gpioIndicators, status: status, logger: logger)))
         }
         let group = ServiceGroup(
             configuration: .init(

@@ -61,7 +61,7 @@ struct SummaryAndStatusTests {
 
     @Test func startupActionsShowTheInitialState() {
         var machine = CallStateMachine(policy: CallPolicy(), doNotDisturb: true)
-        #expect(machine.startupActions() == [.setLEDPattern(.offline), .reportState("offline: backend unreachable")])
+        #expect(machine.startupActions() == [.setLEDPattern(.offline), .reportState("offline: backend unreachable, do not disturb")])
         #expect(machine.startupActions().isEmpty)
         #expect(machine.handle(.backendUp, at: .zero) == [.setLEDPattern(.off), .reportState("idle, do not disturb")])
     }

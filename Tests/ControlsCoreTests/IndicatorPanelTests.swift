@@ -44,3 +44,29 @@ struct IndicatorPanelTests {
         #expect(panel.status.phaseStart == ms(900))
     }
 }
+
+extension IndicatorPanelTests {
+    @Test func aFaultyButtonDoubleBlinksTheRingingLEDOnlyWhereItWouldBeOff() {
+        var panel = IndicatorPanel(showing: .idle, at: .zero)
+        panel.flagButtonFault(true, at: ms(1_000))
+        #expect(panel.ringing.pattern == .fault && panel.status.pattern == .idle)
+        #expect(panel.output(at: ms(1_050)).ringing.isOn, "the double blink starts at once")
+        panel.show(.ringing, at: ms(2_000))
+        #expect(panel.ringing.pattern == .ringing, "a call wanting you wins")
+        panel.show(.inCall, at: ms(3_000))
+        #expect(panel.ringing.pattern == .on)
+        panel.show(.idle, at: ms(4_000))
+        #expect(panel.ringing.pattern == .fault)
+        panel.flagButtonFault(false, at: ms(5_000))
+        #expect(panel.ringing.pattern == .off && panel.status.pattern == .idle)
+    }
+
+    @Test func theFlagIsRememberedAcrossStates() {
+        for state in BlinkPattern.allCases {
+            let plain = IndicatorPanel.patterns(for: state)
+            let flagged = IndicatorPanel.patterns(for: state, buttonFault: true)
+            #expect(flagged.status == plain.status)
+            #expect(flagged.ringing == (plain.ringing == .off ? .fault : plain.ringing), "\(state)")
+        }
+    }
+}

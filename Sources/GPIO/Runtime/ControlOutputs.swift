@@ -36,6 +36,12 @@ public final class ControlOutputs: Sendable {
         plan.withLock { $0.panel.show(pattern, at: instant) }
     }
 
+    /// Shows (`true`) or stops showing that a button is stuck or chatters (`IndicatorPanel.flagButtonFault`).
+    public func flagButtonFault(_ flagged: Bool) {
+        let instant = MonotonicInstant(sinceBoot: now())
+        plan.withLock { $0.panel.flagButtonFault(flagged, at: instant) }
+    }
+
     /// Pulses the door relay for its configured length, unless it is pulsing or resting.
     public func pulseDoor() -> DoorPulseDecision {
         let instant = MonotonicInstant(sinceBoot: now())

@@ -24,6 +24,7 @@ extension CallPolicy {
             answerMode: answerMode, ringTimeout: settings.ringTimeout, maxDuration: settings.maxDuration,
             mediaTimeout: settings.mediaTimeout, allowCallers: Set(settings.allowCallers), quietHours: quietHours,
             busyBehaviour: settings.busy == .reject ? .reject : .ignore, maxViewers: settings.maxViewers,
-            allowDoorOpen: settings.allowDoorOpen, callTarget: target)
+            allowDoorOpen: settings.allowDoorOpen, callTarget: target, doNotDisturbLimit: settings.doNotDisturbLimit,
+            callButtonCooldown: settings.callButtonCooldown)
     }
 }

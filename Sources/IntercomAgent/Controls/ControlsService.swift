@@ -9,21 +9,48 @@ import ServiceLifecycle
 /// a long accept toggles do-not-disturb, hangup declines or ends, call calls the configured target — and
 /// the coordinator's LED patterns and door pulses to the lines. On shutdown every line is released with
 /// the LEDs off and the relay open.
+///
+/// Lines that cannot be claimed at start (another program holds one) do not stop the device: the machine
+/// hears `controlsUnavailable` (it shows `fault` and answers without the accept button), and the claim is
+/// retried in the background (`LineClaimRetry`) until it succeeds, when the machine hears
+/// `controlsAvailable` and the LEDs show its pattern. Stuck and chattering buttons are logged, shown on
+/// `/health` and ignored (`ButtonCondition`).
 public struct ControlsService: Service {
+    enum Lines: Sendable {
+        /// Claimed by the caller (tests that check the lines themselves).
+        case claimed(ControlOutputs, [(GPIOSettings.ButtonRole, ButtonWatcher)])
+        /// Claimed here, retried until they are.
+        case toClaim(GPIOSettings, any GPIOBackend, LineClaimRetry)
+    }
+
+    let lines: Lines
     let coordinator: CallCoordinator
-    let outputs: ControlOutputs
-    let buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]
+    let indicators: GPIOIndicators?
+    let status: AgentStatusBoard?
     let logger: Logger
 
-    public init(coordinator: CallCoordinator, outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)],
-                logger: Logger) {
+    /// Claims the lines of `gpio` from `backend`, retrying with `retry`'s backoff while they are busy; the
+    /// claimed outputs are attached to `indicators` (the coordinator's).
+    public init(gpio: GPIOSettings, backend: any GPIOBackend, coordinator: CallCoordinator, indicators: GPIOIndicators,
+                status: AgentStatusBoard?, retry: LineClaimRetry = LineClaimRetry(), logger: Logger) {
+        lines = .toClaim(gpio, backend, retry)
         self.coordinator = coordinator
-        self.outputs = outputs
-        self.buttons = buttons
+        self.indicators = indicators
+        self.status = status
         self.logger = logger
     }
 
-    /// What a gesture on a button means to the call machine; releases and double presses mean nothing.
+    /// Lines the caller already claimed.
+    public init(coordinator: CallCoordinator, outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)],
+                status: AgentStatusBoard? = nil, logger: Logger) {
+        lines = .claimed(outputs, buttons)
+        self.coordinator = coordinator
+        indicators = nil
+        self.status = status
+        self.logger = logger
+    }
+
+    /// What a person's gesture on a button means to the call machine; releases and double presses mean nothing.
     public static func event(_ role: GPIOSettings.ButtonRole, _ gesture: ButtonGesture) -> ButtonEvent? {
         switch (role, gesture) {
         case (.accept, .press): .acceptPress
@@ -35,55 +62,33 @@ public struct ControlsService: Service {
     }
 
     public func run() async throws {
-        let buttons = self.buttons
         await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Void.self) { group in
-                for (role, watcher) in buttons {
-                    group.addTask {
-                        for await report in watcher.gestures {
-                            guard let event = Self.event(role, report.gesture) else { continue }
-                            logger.info("button \(role.rawValue): \(report.gesture)")
-                            await coordinator.button(event)
-                        }
-                        if let failure = watcher.failure {
-                            logger.error("button \(role.rawValue) stopped", metadata: ["error": "\(failure)"])
-                        }
-                    }
-                }
+            switch lines {
+            case .claimed(let outputs, let buttons):
+                await status?.setControlsClaimed(true)
+                await watch(buttons, outputs: outputs)
+                Self.release(outputs, buttons)
+            case .toClaim(let gpio, let backend, let retry):
+                guard let claimed = await claim(gpio, backend: backend, retry: retry) else { return }
+                await watch(claimed.buttons, outputs: claimed.outputs)
+                _ = indicators?.detach()
+                Self.release(claimed.outputs, claimed.buttons)
             }
         }
+    }
+
+    /// Feeds every button's gestures to the coordinator until shutdown. Returning early would end the
+    /// whole agent (a service group stops when one service returns), so with no buttons left (none
+    /// configured, or every line failed) the LEDs keep running until shutdown.
+    private func watch(_ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)], outputs: ControlOutputs) async {
+        await watchGestures(buttons, outputs: outputs)
+        if !Task.isCancelled {
+            try? await gracefulShutdown()
+        }
+    }
+
+    private static func release(_ outputs: ControlOutputs, _ buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)]) {
         for (_, watcher) in buttons { watcher.stop() }
         outputs.stop()
-    }
-}
-
-/// `CallIndicators` on the GPIO output thread: LED patterns and door pulses.
-public struct GPIOIndicators: CallIndicators {
-    let outputs: ControlOutputs
-    let logger: Logger
-
-    public init(outputs: ControlOutputs, logger: Logger) {
-        self.outputs = outputs
-        self.logger = logger
-    }
-
-    public func show(_ pattern: LEDPattern) async {
-        outputs.show(Self.blink(pattern))
-    }
-
-    public func pulseDoor() async {
-        logger.info("door relay: \(outputs.pulseDoor())")
-    }
-
-    static func blink(_ pattern: LEDPattern) -> BlinkPattern {
-        switch pattern {
-        case .idle: .idle
-        case .ringing: .ringing
-        case .connecting: .connecting
-        case .inCall: .inCall
-        case .offline: .offline
-        case .fault: .fault
-        case .off: .off
-        }
     }
 }

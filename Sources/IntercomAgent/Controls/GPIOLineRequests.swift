@@ -42,8 +42,32 @@ public enum GPIOLineRequests {
             doorTiming: (try? DoorRelayTiming(pulseLength: gpio.door?.pulse ?? .seconds(3))) ?? .standard)
     }
 
-    /// One watcher per configured button (long press reported on `accept` only: do-not-disturb). If a line
-    /// cannot be claimed, the watchers already started are stopped (their lines released) before it throws.
+    /// How a button of `role` is read: long press on `accept` only (do-not-disturb), and on every button the
+    /// guards of an unattended device, `gpio.stuck_after` and the standard chatter limit.
+    public static func timing(_ button: GPIOSettings.Button, role: GPIOSettings.ButtonRole, stuckAfter: Duration)
+        -> ButtonTiming
+    {
+        (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept,
+                           longPressThreshold: button.longPress, stuckThreshold: stuckAfter,
+                           chatterLimit: .standard)) ?? .plain
+    }
+
+    /// Every line of `gpio`: the outputs, then the buttons. If any cannot be claimed, those already claimed
+    /// are released (asynchronously, within their threads' poll) before it throws.
+    public static func claimAll(_ gpio: GPIOSettings, backend: any GPIOBackend, consumer: String) throws(GPIOError)
+        -> (outputs: ControlOutputs, buttons: [(GPIOSettings.ButtonRole, ButtonWatcher)])
+    {
+        let outputs = try outputs(gpio, backend: backend, consumer: consumer)
+        do {
+            return (outputs, try buttons(gpio, backend: backend, consumer: consumer))
+        } catch {
+            outputs.stop()  // the LED and relay lines are released, not held by an idle output thread
+            throw error
+        }
+    }
+
+    /// One watcher per configured button (`timing(_:role:stuckAfter:)`). If a line cannot be claimed, the
+    /// watchers already started are stopped (their lines released) before it throws.
     public static func buttons(_ gpio: GPIOSettings, backend: any GPIOBackend, consumer: String) throws(GPIOError)
         -> [(GPIOSettings.ButtonRole, ButtonWatcher)]
     {
@@ -53,8 +77,7 @@ public enum GPIOLineRequests {
                 guard let request = request(button.line, chip: gpio.chip, bias: bias(button.bias),
                                             activeLow: button.activeLow, consumer: consumer)
                 else { continue }
-                let timing = (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept,
-                                                longPressThreshold: button.longPress)) ?? .plain
+                let timing = timing(button, role: role, stuckAfter: gpio.stuckAfter)
                 watchers.append((role, ButtonWatcher(name: role.rawValue, line: try backend.requestInput(request), timing: timing)))
             }
         } catch {

@@ -1,3 +1,5 @@
+import CallCore
+import Logging
 import ParseWire
 
 /// What the agent is doing, in one place: the systemd `STATUS=` line, `/health` and `/metrics` read it.
@@ -9,16 +11,44 @@ public actor AgentStatusBoard {
     public private(set) var callState: String?
     /// Seconds the backend's clock is ahead of the device's (negative: behind), from its `Date` headers.
     public private(set) var clockSkewSeconds: Double?
+    /// Buttons held past `gpio.stuck_after`, by role name.
+    public private(set) var stuckButtons: Set<String> = []
+    /// Buttons whose lines chatter, by role name.
+    public private(set) var chatteringButtons: Set<String> = []
+    /// Whether the `[gpio]` lines are claimed; nil without `[gpio]`.
+    public private(set) var controlsClaimed: Bool?
     /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
     public let location: GeoPoint?
     private let title: String
+    private let logger: Logger?
 
-    public init(title: String, location: GeoPoint? = nil) {
+    /// `logger`: where do-not-disturb coming and going is logged (the call machine says so only in its
+    /// status line, which arrives here).
+    public init(title: String, location: GeoPoint? = nil, logger: Logger? = nil) {
         self.title = title
         self.location = location
+        self.logger = logger
     }
 
-    public func setCallState(_ text: String) { callState = text }
+    public func setCallState(_ text: String) {
+        let wasDoNotDisturb = callState?.hasSuffix(CallStateMachine.doNotDisturbNote) ?? false
+        let isDoNotDisturb = text.hasSuffix(CallStateMachine.doNotDisturbNote)
+        callState = text
+        if isDoNotDisturb != wasDoNotDisturb {
+            // Off without an accept long press logged just before: it reached call.do_not_disturb_limit.
+            logger?.notice(isDoNotDisturb ? "do-not-disturb is on: calls are refused" : "do-not-disturb is off")
+        }
+    }
+
+    public func setButtonStuck(_ button: String, _ stuck: Bool) {
+        if stuck { stuckButtons.insert(button) } else { stuckButtons.remove(button) }
+    }
+
+    public func setButtonChattering(_ button: String, _ chattering: Bool) {
+        if chattering { chatteringButtons.insert(button) } else { chatteringButtons.remove(button) }
+    }
+
+    public func setControlsClaimed(_ claimed: Bool) { controlsClaimed = claimed }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -33,6 +63,9 @@ public actor AgentStatusBoard {
         var snapshot = AgentStatusSnapshot(registered: registered, liveQueryUp: liveQueryUp, callsReceived: callsReceived,
                                            callState: callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle", line: line)
         snapshot.clockSkewSeconds = clockSkewSeconds
+        snapshot.stuckButtons = stuckButtons.sorted()
+        snapshot.chatteringButtons = chatteringButtons.sorted()
+        snapshot.controlsClaimed = controlsClaimed
         return snapshot
     }
 
@@ -53,11 +86,20 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var callState: String
     public var line: String
     public var clockSkewSeconds: Double?
+    public var stuckButtons: [String] = []
+    public var chatteringButtons: [String] = []
+    public var controlsClaimed: Bool?
 
-    /// What `/health` warns about (the device still works): `clock_skew` beyond `clockSkewWarning`.
+    /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
+    /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
+    /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO").
     public var warnings: [String] {
-        guard let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning else { return [] }
-        return ["clock_skew"]
+        var warnings: [String] = []
+        if let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning { warnings.append("clock_skew") }
+        if controlsClaimed == false { warnings.append("gpio_unclaimed") }
+        if !stuckButtons.isEmpty { warnings.append("button_stuck") }
+        if !chatteringButtons.isEmpty { warnings.append("button_chattering") }
+        return warnings
     }
 
     public init(registered: Bool, liveQueryUp: Bool, callsReceived: Int, callState: String, line: String) {

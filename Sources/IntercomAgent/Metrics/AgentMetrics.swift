@@ -1,5 +1,6 @@
 import CallCore
 import CoreMetrics
+import IntercomConfig
 import class Prometheus.PrometheusCollectorRegistry
 import struct Prometheus.PrometheusMetricsFactory
 
@@ -87,6 +88,15 @@ public final class AgentMetrics: Sendable {
         Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
         if let skew = status.clockSkewSeconds {
             Meter(label: "intercom_clock_skew_seconds", factory: factory).set(skew)
+        }
+        if let claimed = status.controlsClaimed {
+            Meter(label: "intercom_gpio_claimed", factory: factory).set(claimed ? 1 : 0)
+            for button in GPIOSettings.ButtonRole.allCases.map(\.rawValue) {
+                Meter(label: "intercom_button_stuck", dimensions: [("button", button)], factory: factory)
+                    .set(status.stuckButtons.contains(button) ? 1 : 0)
+                Meter(label: "intercom_button_chattering", dimensions: [("button", button)], factory: factory)
+                    .set(status.chatteringButtons.contains(button) ? 1 : 0)
+            }
         }
         if let temperatureCelsius {
             Meter(label: "intercom_cpu_temperature_celsius", factory: factory).set(temperatureCelsius)

@@ -73,8 +73,12 @@ struct HealthReport: Codable, Equatable {
     var line: String
     /// Seconds the backend's clock is ahead of the device's; absent before the first answer.
     var clockSkewSeconds: Double?
-    /// Problems that do not stop calls (`clock_skew`); the status stays `ok`.
+    /// Problems that do not stop calls (`clock_skew`, `gpio_unclaimed`, `button_stuck`,
+    /// `button_chattering`); the status stays `ok`.
     var warnings: [String]
+    /// The buttons behind `button_stuck` and `button_chattering` (absent when none).
+    var stuckButtons: [String]?
+    var chatteringButtons: [String]?
 
     init(_ snapshot: AgentStatusSnapshot) {
         status = snapshot.registered ? "ok" : "offline"
@@ -85,5 +89,7 @@ struct HealthReport: Codable, Equatable {
         line = snapshot.line
         clockSkewSeconds = snapshot.clockSkewSeconds.map { ($0 * 10).rounded() / 10 }
         warnings = snapshot.warnings
+        stuckButtons = snapshot.stuckButtons.isEmpty ? nil : snapshot.stuckButtons
+        chatteringButtons = snapshot.chatteringButtons.isEmpty ? nil : snapshot.chatteringButtons
     }
 }

@@ -28,6 +28,10 @@ public struct CallSettings: Sendable, Equatable {
     public var allowDoorOpen = false
     public var quietHours: QuietHours?
     public var target: Target?
+    /// Do-not-disturb switches itself off after this long.
+    public var doNotDisturbLimit: Duration = .seconds(12 * 3_600)
+    /// The call button rests this long after the call it placed began, and after it ended.
+    public var callButtonCooldown: Duration = .seconds(10)
 
     init(_ reader: ConfigReader?) {
         guard let reader else { return }
@@ -40,6 +44,9 @@ public struct CallSettings: Sendable, Equatable {
         maxViewers = reader.integer("max_viewers", in: 1...8) ?? maxViewers
         busy = reader.choice("busy") ?? busy
         allowDoorOpen = reader.bool("allow_door_open") ?? allowDoorOpen
+        doNotDisturbLimit = reader.duration("do_not_disturb_limit", in: .seconds(60)...(.seconds(7 * 86_400)))
+            ?? doNotDisturbLimit
+        callButtonCooldown = reader.duration("call_button_cooldown", in: .zero...(.seconds(600))) ?? callButtonCooldown
         if answer == .autoAfter, autoAnswerDelay >= ringTimeout {
             reader.report("auto_answer_delay", "must be shorter than call.ring_timeout, or the call rings out first")
         }

@@ -36,12 +36,15 @@ public struct GPIOSettings: Sendable, Equatable {
     }
 
     public var chip: String?
+    /// A button held this long is reported stuck and ignored until released (`gpio.stuck_after`).
+    public var stuckAfter: Duration = .seconds(30)
     public var buttons: [ButtonRole: Button] = [:]
     public var leds: [LEDRole: Output] = [:]
     public var door: Door?
 
     init(_ reader: ConfigReader) {
         chip = reader.text("chip", maxLength: 100)
+        stuckAfter = reader.duration("stuck_after", in: .seconds(3)...(.seconds(3_600))) ?? stuckAfter
         var claimed: [Line: String] = [:]
         func claim(_ line: Line, by keyPath: String, in lineReader: ConfigReader) {
             if let owner = claimed[line] {

@@ -93,7 +93,7 @@ struct InvariantChecker {
     private func expectedLED(_ machine: CallStateMachine) -> LEDPattern {
         switch machine.state {
         case .offline, .idle, .fault, .ending:
-            if !machine.faults.isEmpty { return .fault }
+            if !machine.faults.isEmpty || machine.controlsUnavailable { return .fault }
             if !machine.backendUp { return .offline }
             return machine.doNotDisturb ? .off : .idle
         case .ringing, .dialing, .ringingRemote: return .ringing
