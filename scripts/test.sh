@@ -35,10 +35,10 @@ STAGES=(
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
     "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
     "turn|bin|TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
-    "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size"
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
+    "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size. Uses the packaging stage's release binary when it is newer than the sources, else the build's"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
     "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
     "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
@@ -208,7 +208,15 @@ stage_clock_skew() { checks_stage "clock skew (libfaketime)" clock-skew.log bash
 stage_viewers() { checks_stage "viewers (Chromium)" viewers.log bash Tests/viewers/run.sh "${binary_flags[@]}"; }
 stage_loss() { checks_stage "loss and latency (Chromium)" loss.log bash Tests/loss/run.sh "${binary_flags[@]}"; }
 stage_efficiency() {
-    checks_stage "efficiency (idle, in call, after)" efficiency.log bash Tests/efficiency/run.sh "${binary_flags[@]}"
+    # Figures mean something for the binary that ships: the release build with the static Swift runtime that
+    # the packaging stage (scripts/build-deb.sh) made in this run. Without one as new as the sources, the
+    # build's binary is measured, and the figures say which.
+    local release flags=("${binary_flags[@]}")
+    release=$(swift build -c release --static-swift-stdlib --show-bin-path 2>/dev/null)/intercomd
+    if [ -z "$intercomd_option" ] && [ -x "$release" ] && [ -z "$(find Sources Package.swift -newer "$release" -type f | head -n 1)" ]; then
+        flags=(--intercomd "$release" --server "$server")
+    fi
+    checks_stage "efficiency (idle, in call, after)" efficiency.log bash Tests/efficiency/run.sh "${flags[@]}"
     grep -E "^EFFICIENCY " "$logs/efficiency.log"
 }
 stage_turn() { checks_stage "TURN through coturn (Chromium)" turn.log bash Tests/turn/run.sh "${binary_flags[@]}"; }
