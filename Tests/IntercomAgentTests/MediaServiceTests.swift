@@ -60,14 +60,15 @@ import Testing
             },
             logger: Self.logger, onReady: { ready.set() })
         try await Self.running(media) {
-            let times = await Self.arrivals(media, count: 60, within: 12)
-            #expect(times.count == 60, "only \(times.count) frames in 12 s")
+            let times = await Self.arrivals(media, count: 60, within: 25)
+            #expect(times.count == 60, "only \(times.count) frames in 25 s")
             let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
             let longest = gaps.max() ?? 0
-            // 15 fps: frames 67 ms apart; the unplug shows as one long gap (backoff 0.25 + 0.5 + 1 s).
-            #expect(longest > 0.5, "no gap: the fault was not injected (longest gap \(longest) s)")
+            // 15 fps: frames 67 ms apart; the unplug shows as one long gap (backoff 0.25 + 0.5 + 1 s = 1.75 s at
+            // least). 1.2 s tells it from a scheduling stall on a loaded machine.
+            #expect(longest > 1.2, "no gap: the fault was not injected (longest gap \(longest) s)")
             #expect(longest < 5, "frames took \(longest) s to resume after the unplug")
-            #expect(gaps.filter { $0 > 0.5 }.count == 1, "\(gaps.filter { $0 > 0.5 })")
+            #expect(gaps.filter { $0 > 1.2 }.count == 1, "\(gaps.filter { $0 > 1.2 })")
             #expect(ready.isSet, "READY was not reported after the first frame")
             // Each of the pipeline's threads has its name where `top -H` reads it.
             let names = kernelThreadNames()
