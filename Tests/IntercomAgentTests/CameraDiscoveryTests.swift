@@ -12,18 +12,10 @@ import Testing
         let devices = FileManager.default.temporaryDirectory.appendingPathComponent("intercom-devices-\(UUID())")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: devices) }
-        let text = """
-            [identity]
-            title = "Gate 3"
-            latitude = 52.52
-            longitude = 13.405
-            [backend]
-            server_url = "http://127.0.0.1:1337/parse"
+        let configuration = try TestDeviceConfiguration.load(serverURL: "http://127.0.0.1:1337/parse", """
             [video]
             source = "auto"
-            """
-        let configuration = try #require(ConfigLoader(environment: [:], checksSecretFiles: false)
-            .load([ConfigSource(name: "intercom.toml", text: text)]).configuration)
+            """)
         let video = configuration.video
         #expect(video.source == .auto)
         let settings = MediaService.Settings.from(video, audio: configuration.audio, devicesDirectory: devices.path)
