@@ -33,6 +33,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$here/../support/binary-flags.sh"
+. "$here/../support/nspawn-boot.sh"
 . "$here/../support/require-python3.sh"
 
 passed=0
@@ -175,19 +176,7 @@ setsid systemd-nspawn -D "$base" --volatile=overlay --private-network --register
     "${binds[@]}" -b -- systemd.firstboot=off > "$nspawn_log" 2>&1 &
 nspawn=$!
 
-init=''
-state=''
-deadline=$((SECONDS + 90))
-while [ "$SECONDS" -lt "$deadline" ]; do
-    kill -0 "$nspawn" 2>/dev/null || break
-    child=$(pgrep -P "$nspawn" | head -n 1)
-    if [ -n "$child" ] && [ "$(cat "/proc/$child/comm" 2>/dev/null)" = systemd ]; then
-        init=$child
-        state=$(nsenter -t "$init" -a systemctl is-system-running 2>/dev/null)
-        case "$state" in running | degraded) break ;; esac
-    fi
-    sleep 0.5
-done
+wait_for_container_boot "$nspawn"
 case "$state" in
     running | degraded) pass "the container boots under systemd ($state)" ;;
     *) fail "the container boots under systemd" "state '$state'; $(tail -n 20 "$nspawn_log")"; finish ;;

@@ -31,6 +31,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+. "$here/../support/nspawn-boot.sh"
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$1"; }
@@ -64,20 +65,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The container's PID 1 is the child of systemd-nspawn once it has exec'd systemd.
-init=""
-state=""
-deadline=$((SECONDS + 90))
-while [ "$SECONDS" -lt "$deadline" ]; do
-    kill -0 "$nspawn" 2>/dev/null || break
-    child=$(pgrep -P "$nspawn" | head -n 1)
-    if [ -n "$child" ] && [ "$(cat "/proc/$child/comm" 2>/dev/null)" = systemd ]; then
-        init=$child
-        state=$(nsenter -t "$init" -a systemctl is-system-running 2>/dev/null)
-        case "$state" in running | degraded) break ;; esac
-    fi
-    sleep 0.5
-done
+wait_for_container_boot "$nspawn"
 case "$state" in
     running | degraded) echo "container booted ($state)" ;;
     *) echo "FAIL  container did not boot (state '${state}')"; tail -n 20 "$log"; exit 1 ;;
