@@ -32,6 +32,10 @@ GUEST_MODULES=(
     "dummy numdummies=1"
 )
 HOST_PACKAGES=(qemu-system-x86 busybox-static kmod cpio gzip xz-utils make gcc linux-source-6.1)
+# shellcheck source=Tests/hardware/uvc-gadget/harness-uvc.sh
+. "$HERE/uvc-gadget/harness-uvc.sh"
+GUEST_MODULES+=("${UVC_GUEST_MODULES[@]}")
+HOST_PACKAGES+=("${UVC_HOST_PACKAGES[@]}")
 
 EXIT_BOOT=90 EXIT_TIMEOUT=91 EXIT_BUILD=92 EXIT_NO_STATUS=93
 
@@ -59,7 +63,7 @@ install_packages() {
 # Everything that shapes the cached artefacts; a change rebuilds them.
 build_fingerprint() {
     { cat "$HERE/guest-init.sh" "$HERE/gpio-sim/Kbuild"
-      declare -p GUEST_MODULES; declare -f do_build build_gpio_sim copy_module; } | sha256sum | cut -c1-16
+      declare -p GUEST_MODULES; declare -f do_build build_gpio_sim copy_module; uvc_build_inputs; } | sha256sum | cut -c1-16
 }
 
 do_build() {
@@ -121,6 +125,8 @@ do_build() {
     done
     cp "$dir/gpio-sim/gpio-sim-oot.ko" "$initramfs/lib/modules/"
     echo "gpio-sim-oot.ko" >> "$initramfs/etc/harness/modules"
+    say "  USB webcam: dummy_hcd with isochronous IN (linux-source-6.1 + patch), uvc-feeder"
+    build_uvc_gadget "$kver" "$dir" "$initramfs"
     say "  $(wc -l < "$initramfs/etc/harness/modules") modules: $(cut -d' ' -f1 "$initramfs/etc/harness/modules" | tr '\n' ' ')"
 
     say "step 5/6: busybox initramfs"
@@ -185,6 +191,7 @@ do_run() {
         echo "cd $(sh_quote "$PWD") 2>/dev/null || cd /"
         echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
         echo "export HOME=/tmp LANG=C.UTF-8 TERM=dumb SWIFT_BACKTRACE=enable=no"
+        echo "export INTERCOM_HARNESS_CACHE=$(sh_quote "$CACHE")"   # uvc-gadget.sh finds its feeder there
         printf 'exec'
         local arg
         for arg in "$@"; do printf ' %s' "$(sh_quote "$arg")"; done
