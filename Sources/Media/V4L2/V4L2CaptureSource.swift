@@ -9,15 +9,19 @@ import IntercomPlatform
 /// speak the multi-planar API (`V4L2_CAP_VIDEO_CAPTURE_MPLANE`) go the same way with `fmt.pix_mp` and
 /// per-plane buffers; `negotiated.bufferType` says which API `open()` chose.
 ///
-/// Single owner on the capture thread. No frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an error
-/// whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
+/// MJPEG (what USB webcams send at full rate) is decoded by TurboJPEG on this thread; a corrupt JPEG is dropped
+/// and counted in `corruptFrames`, like a buffer the driver flagged `V4L2_BUF_FLAG_ERROR`.
+///
+/// Single owner on the capture thread. No good frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an
+/// error whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
 public final class V4L2CaptureSource: VideoSource {
     public let path: String
     public let requestedWidth: Int
     public let requestedHeight: Int
     public let requestedFrameRate: FrameRate
-    /// Tried in order among those the device lists; NV12, YU12 and YUYV on any device, NV12M and YM12 on
-    /// multi-planar ones (others are ignored).
+    /// The formats we may use, in order of preference among equals; `V4L2FormatChoice` ranks them by what
+    /// the device lists for the requested size and rate. NV12, YU12, YUYV and MJPEG on any device, NV12M and
+    /// YM12 on multi-planar ones (others are ignored).
     public let preferredFormats: [PixelFormat]
     public let frameTimeout: Duration
     public let bufferCount: Int
@@ -26,6 +30,11 @@ public final class V4L2CaptureSource: VideoSource {
     public private(set) var negotiated: V4L2NegotiatedFormat?
     /// Frames the driver skipped, from gaps in `v4l2_buffer.sequence`, summed over the life of this object.
     public private(set) var droppedFrames: UInt64 = 0
+    /// Frames that could not be shown (a JPEG that does not decode, a buffer flagged as damaged), summed over
+    /// the life of this object.
+    public private(set) var corruptFrames: UInt64 = 0
+    /// The last corrupt frame's problem, for the log.
+    public private(set) var lastCorruption: String?
 
     private var fd: Int32 = -1
     private var buffers: V4L2MappedBuffers?
@@ -34,10 +43,14 @@ public final class V4L2CaptureSource: VideoSource {
     private var streaming = false
     private var lastSequence: UInt32?
     private var blankFrame: I420Frame?
+    private var jpegDecoder: JPEGDecoder?
+    /// When the last good frame (or the stream start) was: corrupt frames alone for `frameTimeout` mean a
+    /// broken camera, handled like a lost one.
+    private var lastGoodFrame = Duration.zero
 
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
-        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv],
+        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg],
         frameTimeout: Duration = .seconds(2), bufferCount: Int = 4
     ) {
         precondition(width > 0 && height > 0 && bufferCount >= 2, "invalid capture request")
@@ -58,12 +71,19 @@ public final class V4L2CaptureSource: VideoSource {
 
     public func open() throws(VideoSourceError) {
         close()
-        do {
+        do throws(SystemCallError) {
             fd = try retryingOnInterrupt("open", path: path) { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
             let bufferType = try checkCapabilities()
             let chosen = try V4L2FormatNegotiation.negotiate(
                 fd: fd, device: path, bufferType: bufferType, preferred: preferredFormats,
                 width: requestedWidth, height: requestedHeight, frameRate: requestedFrameRate)
+            if chosen.pixelFormat == .mjpeg {
+                do {
+                    jpegDecoder = try JPEGDecoder()
+                } catch {
+                    throw SystemCallError(call: error.call, errno: ENOMEM, path: path, detail: error.message)
+                }
+            }
             buffers = try V4L2MappedBuffers(
                 fd: fd, count: bufferCount, bufferType: bufferType, planeCount: chosen.planes.count, device: path)
             slot = V4L2BufferSlot(bufferType: bufferType, planeCount: chosen.planes.count)
@@ -73,6 +93,7 @@ public final class V4L2CaptureSource: VideoSource {
             streaming = true
             negotiated = chosen
             lastSequence = nil
+            lastGoodFrame = MonotonicClock.now()
         } catch {
             close()
             throw .system(error)
@@ -91,7 +112,9 @@ public final class V4L2CaptureSource: VideoSource {
         countDrops(sequence: buffer.sequence)
         var frame: I420Frame?
         var conversionError: PixelConversionError?
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 {
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
+            countCorrupt("the driver flagged buffer \(buffer.index) as damaged (V4L2_BUF_FLAG_ERROR)")
+        } else {
             // Starting from a shared blank frame makes the per-frame cost one buffer copy; building a fresh
             // I420Frame fills it element by element, which a debug build under QEMU cannot do 30 times a second.
             var decoded = blankFrame ?? I420Frame(width: format.width, height: format.height)
@@ -100,8 +123,11 @@ public final class V4L2CaptureSource: VideoSource {
             decoded.sequence = UInt64(buffer.sequence)
             do {
                 try V4L2FrameDecoder.decode(
-                    buffers.bytes(index: Int(buffer.index), planes: buffer.planes), format: format, into: &decoded)
+                    buffers.bytes(index: Int(buffer.index), planes: buffer.planes), format: format, jpeg: jpegDecoder,
+                    into: &decoded)
                 frame = decoded
+            } catch where format.pixelFormat == .mjpeg {
+                countCorrupt(error.detail)  // a damaged JPEG is the camera's or the cable's fault, not ours
             } catch {
                 conversionError = error
             }
@@ -113,7 +139,18 @@ public final class V4L2CaptureSource: VideoSource {
             throw .system(error)
         }
         if let conversionError { throw .conversion(conversionError) }
+        if frame != nil {
+            lastGoodFrame = MonotonicClock.now()
+        } else if MonotonicClock.now() - lastGoodFrame > frameTimeout {
+            throw .system(SystemCallError(call: "VIDIOC_DQBUF", errno: EIO, path: path,
+                                          detail: "only corrupt frames for \(frameTimeout): \(lastCorruption ?? "")"))
+        }
         return frame
+    }
+
+    private func countCorrupt(_ problem: String) {
+        corruptFrames += 1
+        lastCorruption = problem
     }
 
     /// poll, then DQBUF until the queue is empty, keeping only the newest buffer and requeueing older ones at
@@ -152,6 +189,7 @@ public final class V4L2CaptureSource: VideoSource {
         }
         negotiated = nil
         blankFrame = nil
+        jpegDecoder = nil
     }
 
     /// The capture API the device speaks (single-planar when it offers both).
