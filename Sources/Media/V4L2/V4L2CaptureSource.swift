@@ -12,10 +12,18 @@ import IntercomPlatform
 /// MJPEG (what USB webcams send at full rate) is decoded by TurboJPEG on this thread; a corrupt JPEG is dropped
 /// and counted in `corruptFrames`, like a buffer the driver flagged `V4L2_BUF_FLAG_ERROR`.
 ///
+/// With a `V4L2CameraMemory`, the first successful open remembers which physical camera `configuredPath`
+/// was (`V4L2DeviceIdentity`); later opens use the node that camera has now, so a webcam the kernel
+/// renumbered after a replug is found again, and another camera that took its old number is not used.
+///
 /// Single owner on the capture thread. No good frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an
 /// error whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
 public final class V4L2CaptureSource: VideoSource {
-    public let path: String
+    /// The path the configuration names (`/dev/video0`, `/dev/v4l/by-id/…`).
+    public let configuredPath: String
+    /// The node opened last: `configuredPath`, or where the remembered camera is now.
+    public private(set) var path: String
+    public let memory: V4L2CameraMemory?
     public let requestedWidth: Int
     public let requestedHeight: Int
     public let requestedFrameRate: FrameRate
@@ -44,6 +52,7 @@ public final class V4L2CaptureSource: VideoSource {
     private var lastSequence: UInt32?
     private var blankFrame: I420Frame?
     private var jpegDecoder: JPEGDecoder?
+    private let sysfs: String
     /// When the last good frame (or the stream start) was: corrupt frames alone for `frameTimeout` mean a
     /// broken camera, handled like a lost one.
     private var lastGoodFrame = Duration.zero
@@ -51,10 +60,14 @@ public final class V4L2CaptureSource: VideoSource {
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
         preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg],
-        frameTimeout: Duration = .seconds(2), bufferCount: Int = 4
+        frameTimeout: Duration = .seconds(2), bufferCount: Int = 4, memory: V4L2CameraMemory? = nil,
+        sysfs: String = "/sys/class/video4linux"
     ) {
         precondition(width > 0 && height > 0 && bufferCount >= 2, "invalid capture request")
+        self.configuredPath = path
         self.path = path
+        self.memory = memory
+        self.sysfs = sysfs
         self.requestedWidth = width
         self.requestedHeight = height
         self.requestedFrameRate = frameRate
@@ -72,6 +85,7 @@ public final class V4L2CaptureSource: VideoSource {
     public func open() throws(VideoSourceError) {
         close()
         do throws(SystemCallError) {
+            path = try currentPath()
             fd = try retryingOnInterrupt("open", path: path) { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
             let bufferType = try checkCapabilities()
             let chosen = try V4L2FormatNegotiation.negotiate(
@@ -94,10 +108,24 @@ public final class V4L2CaptureSource: VideoSource {
             negotiated = chosen
             lastSequence = nil
             lastGoodFrame = MonotonicClock.now()
+            if let memory, memory.remembered == nil, let identity = V4L2DeviceIdentity.of(devicePath: path, sysfs: sysfs) {
+                memory.remember(identity)
+            }
         } catch {
             close()
             throw .system(error)
         }
+    }
+
+    /// Where to open: the configured path while it is (or may be) the remembered camera, else the node that
+    /// camera has now; ENODEV while it is nowhere (unplugged), which `ReopeningVideoSource` waits out.
+    private func currentPath() throws(SystemCallError) -> String {
+        guard let identity = memory?.remembered else { return configuredPath }
+        if V4L2DeviceIdentity.of(devicePath: configuredPath, sysfs: sysfs)?.isSameCamera(as: identity) == true {
+            return configuredPath
+        }
+        if let moved = V4L2DeviceIdentity.locate(identity, sysfs: sysfs) { return moved }
+        throw SystemCallError(call: "open", errno: ENODEV, path: configuredPath, detail: "camera \(identity) is not connected")
     }
 
     public func nextFrame() throws(VideoSourceError) -> I420Frame? {
