@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "IntercomConfig", targets: ["IntercomConfig"]),
         .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
         .library(name: "ParseWire", targets: ["ParseWire"]),
+        .library(name: "Media", targets: ["Media"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +41,7 @@ let package = Package(
         debianLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
         debianLibrary("CVPX", pkgConfig: "vpx", apt: "libvpx-dev"),
         debianLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
+        debianLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         debianLibrary("CGPIOD", pkgConfig: "libgpiod", apt: "libgpiod-dev"),
         debianLibrary("CNice", pkgConfig: "nice", apt: "libnice-dev"),
         debianLibrary("CSRTP", pkgConfig: "libsrtp2", apt: "libsrtp2-dev"),
@@ -98,7 +100,7 @@ let package = Package(
             name: "Media",
             dependencies: [
                 "IntercomPlatform", "CV4L2", "CV4L2Shims", "CALSA", "CALSAShims", "CVPX", "CVPXShims", "COpus", "COpusShims",
-                "CWebRTCAudioProcessing",
+                "CTurboJPEG", "CWebRTCAudioProcessing",
             ]
         ),
         // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.
@@ -197,7 +199,7 @@ let package = Package(
         ),
         .testTarget(name: "ControlsCoreTests", dependencies: ["ControlsCore", "IntercomTestSupport"]),
         .testTarget(name: "GPIOTests", dependencies: ["GPIO", "ControlsCore", "IntercomPlatform", "IntercomTestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport", "CTurboJPEG"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
         // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).

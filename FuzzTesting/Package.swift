@@ -32,5 +32,6 @@ let package = Package(
         fuzzer("FuzzVP8", ["WebRTCCore"]),
         fuzzer("FuzzOpus", ["WebRTCCore"]),
         fuzzer("FuzzParseWire", ["ParseWire"]),
+        fuzzer("FuzzJPEG", ["Media"]),
     ]
 )

@@ -56,7 +56,9 @@ public struct AgentRuntime: Sendable {
         let metrics = AgentMetrics()
         // READY waits for the first encoded frame (or a logged camera fault with the test pattern instead).
         let media = MediaService(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
-                                 logger: logger) { Task { await readiness.markReady("media") } }
+                                 logger: logger, onCameraChange: { lost in Task { await status.setCameraLost(lost) } }) {
+            Task { await readiness.markReady("media") }
+        }
         // The lines are claimed by ControlsService, which keeps trying while another program holds one.
         let gpioIndicators = configuration.gpio.map { _ in GPIOIndicators(logger: logger) }
         let indicators: any CallIndicators = gpioIndicators ?? NoIndicators()

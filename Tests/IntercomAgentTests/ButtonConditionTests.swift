@@ -53,6 +53,18 @@ import Testing
         #expect(await status.snapshot.warnings == [])
     }
 
+    @Test func aLostCameraIsAWarningAndInTheStatusLine() async {
+        let status = AgentStatusBoard(title: "Gate")
+        await status.setRegistered(true)
+        await status.setCameraLost(true)
+        let snapshot = await status.snapshot
+        #expect(snapshot.warnings == ["camera_lost"])
+        #expect(snapshot.line.hasSuffix(", camera lost)"), "\(snapshot.line)")
+        await status.setCameraLost(false)
+        #expect(await status.snapshot.warnings == [])
+        #expect(await !status.line.contains("camera"))
+    }
+
     @Test func doNotDisturbComingAndGoingIsLogged() async {
         let capture = LogCapture()
         let logger = Logger(label: "intercomd") { JournalLogHandler(label: $0, style: .journal, sink: capture.sink) }

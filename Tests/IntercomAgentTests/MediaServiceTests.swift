@@ -49,26 +49,28 @@ import Testing
     }
 
     /// A camera unplugged mid-stream (ENODEV from DQBUF, then two failing opens while the node is gone) and
-    /// back: `ReopeningVideoSource` inside the service reopens it and frames resume within 5 s.
-    @Test func aCameraUnpluggedAndBackResumesFramesWithinFiveSeconds() async throws {
+    /// back: `ReopeningVideoSource` inside the service reopens it and frames resume within 5 s. Meanwhile the
+    /// calls get the last picture, dimmed, twice a second (the video never stalls), and the agent hears of
+    /// the loss and the recovery (its `/health` and `STATUS=` say "camera lost" in between).
+    @Test func aCameraUnpluggedAndBackKeepsThePictureComingAndIsReported() async throws {
         let ready = ReadyFlag()
+        let changes = Mutex<[Bool]>([])
         let media = MediaService(
             settings: Self.settings {
                 FaultInjectingVideoSource(
                     wrapping: TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)),
                     failAfterFrames: 30, failingOpens: 2)
             },
-            logger: Self.logger, onReady: { ready.set() })
+            logger: Self.logger, onCameraChange: { lost in changes.withLock { $0.append(lost) } }, onReady: { ready.set() })
         try await Self.running(media) {
             let times = await Self.arrivals(media, count: 60, within: 25)
             #expect(times.count == 60, "only \(times.count) frames in 25 s")
             let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-            let longest = gaps.max() ?? 0
-            // 15 fps: frames 67 ms apart; the unplug shows as one long gap (backoff 0.25 + 0.5 + 1 s = 1.75 s at
-            // least). 1.2 s tells it from a scheduling stall on a loaded machine.
-            #expect(longest > 1.2, "no gap: the fault was not injected (longest gap \(longest) s)")
-            #expect(longest < 5, "frames took \(longest) s to resume after the unplug")
-            #expect(gaps.filter { $0 > 1.2 }.count == 1, "\(gaps.filter { $0 > 1.2 })")
+            // 15 fps: frames 67 ms apart; while the camera is away (backoff 0.25 + 0.5 + 1 s) placeholders come
+            // every 0.5 s. 1.2 s tells a stall from a scheduling hiccup on a loaded machine.
+            let placeholderGaps = gaps.filter { $0 > 0.35 && $0 < 0.8 }
+            #expect(placeholderGaps.count >= 2, "no placeholder frames while the camera was away: \(gaps.filter { $0 > 0.2 })")
+            #expect((gaps.max() ?? 0) < 1.2, "the video stalled: \(gaps.filter { $0 > 0.2 })")
             #expect(ready.isSet, "READY was not reported after the first frame")
             // Each of the pipeline's threads has its name where `top -H` reads it.
             let names = kernelThreadNames()
@@ -77,6 +79,8 @@ import Testing
             }
         }
         #expect(media.framesEncoded >= 60)
+        #expect(media.cameraLossCount == 1 && media.cameraRecoveryCount == 1)
+        #expect(changes.withLock { $0 } == [true, false])
     }
 
     /// A camera that cannot be opened at all is a logged fault: the test pattern is sent instead and READY

@@ -85,8 +85,8 @@ import Testing
     }
 
     @Test func formatsWeDoNotConvertAndDuplicatesAreDropped() {
-        let preferred: [PixelFormat] = [.mjpeg, .yuyv, PixelFormat("NM21"), .yuyv]
+        let preferred: [PixelFormat] = [.yuyv, PixelFormat("NM21"), .yuyv, .mjpeg]
         #expect(V4L2FormatSelection.candidates(
-            preferred: preferred, offered: [.mjpeg, .yuyv, PixelFormat("NM21")], bufferType: .multiPlanar) == [.yuyv])
+            preferred: preferred, offered: [.mjpeg, .yuyv, PixelFormat("NM21")], bufferType: .multiPlanar) == [.yuyv, .mjpeg])
     }
 }

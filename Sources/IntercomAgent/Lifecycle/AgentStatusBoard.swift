@@ -17,6 +17,8 @@ public actor AgentStatusBoard {
     public private(set) var chatteringButtons: Set<String> = []
     /// Whether the `[gpio]` lines are claimed; nil without `[gpio]`.
     public private(set) var controlsClaimed: Bool?
+    /// The camera went away and has not come back (calls get its last picture, dimmed).
+    public private(set) var cameraLost = false
     /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
     public let location: GeoPoint?
     private let title: String
@@ -49,6 +51,7 @@ public actor AgentStatusBoard {
     }
 
     public func setControlsClaimed(_ claimed: Bool) { controlsClaimed = claimed }
+    public func setCameraLost(_ lost: Bool) { cameraLost = lost }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -66,15 +69,18 @@ public actor AgentStatusBoard {
         snapshot.stuckButtons = stuckButtons.sorted()
         snapshot.chatteringButtons = chatteringButtons.sorted()
         snapshot.controlsClaimed = controlsClaimed
+        snapshot.cameraLost = cameraLost
         return snapshot
     }
 
-    /// e.g. `idle, Gate 3 (LiveQuery up, 2 calls)` or `offline, Gate 3 (backend unreachable)`.
+    /// e.g. `idle, Gate 3 (LiveQuery up, 2 calls)`, `in call, Gate 3 (LiveQuery up, 3 calls, camera lost)`
+    /// or `offline, Gate 3 (backend unreachable)`.
     public var line: String {
-        guard registered else { return "offline, \(title) (backend unreachable)" }
+        let camera = cameraLost ? ", camera lost" : ""
+        guard registered else { return "offline, \(title) (backend unreachable\(camera))" }
         let intake = liveQueryUp ? "LiveQuery up" : "polling for calls"
         let doing = callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle"
-        return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s"))"
+        return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s")\(camera))"
     }
 }
 
@@ -89,16 +95,19 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var stuckButtons: [String] = []
     public var chatteringButtons: [String] = []
     public var controlsClaimed: Bool?
+    public var cameraLost = false
 
     /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
     /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
-    /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO").
+    /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO"), `camera_lost`
+    /// while the camera is unplugged (calls get its last picture, dimmed).
     public var warnings: [String] {
         var warnings: [String] = []
         if let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning { warnings.append("clock_skew") }
         if controlsClaimed == false { warnings.append("gpio_unclaimed") }
         if !stuckButtons.isEmpty { warnings.append("button_stuck") }
         if !chatteringButtons.isEmpty { warnings.append("button_chattering") }
+        if cameraLost { warnings.append("camera_lost") }
         return warnings
     }
 

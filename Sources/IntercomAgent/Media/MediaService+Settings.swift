@@ -12,12 +12,17 @@ extension MediaService.Settings {
         let testPattern: @Sendable () -> any VideoSource = {
             TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
         }
+        // One memory per configuration: every run's source finds the camera the first one opened, wherever
+        // the kernel put it after a replug.
+        let memory = V4L2CameraMemory()
         let camera: @Sendable (String) -> any VideoSource = { path in
-            V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps))
+            V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), memory: memory)
         }
         let make: @Sendable () -> any VideoSource = switch video.source {
         case .device(let path): { camera(path) }
-        case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? testPattern() }
+        // Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last picture
+        // dimmed), not replaced by the test pattern.
+        case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? (memory.remembered != nil ? camera(devicesDirectory + "/video0") : testPattern()) }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
         }

@@ -62,7 +62,13 @@ public final class MediaService: Service, Sendable {
     private let encodedCount = Atomic<Int>(0)
     private let capturedCount = Atomic<Int>(0)
     private let liveThreads = Atomic<Int>(0)
+    /// The camera delivered a frame at least once: from then on a camera missing at a run's start is waited
+    /// for (it was unplugged) instead of being a configuration fault.
+    private let cameraWorked = Atomic<Bool>(false)
+    private let cameraLosses = Atomic<Int>(0)
+    private let cameraRecoveries = Atomic<Int>(0)
     private let onReady: @Sendable () -> Void
+    private let onCameraChange: @Sendable (_ lost: Bool) -> Void
     private let logger: Logger
     private let metrics: AgentMetrics?
 
@@ -85,12 +91,15 @@ public final class MediaService: Service, Sendable {
     }
 
     /// `onReady` runs once: when the first video frame is encoded, or when video could not start (logged).
+    /// `onCameraChange` hears the camera go (true: unplugged, a USB reset) and come back (false).
     public init(settings: Settings, metrics: AgentMetrics? = nil, logger: Logger,
+                onCameraChange: @escaping @Sendable (_ lost: Bool) -> Void = { _ in },
                 onReady: @escaping @Sendable () -> Void = {}) {
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
         self.onReady = onReady
+        self.onCameraChange = onCameraChange
         echoCanceller = Self.makeEchoCanceller(settings, logger: logger)
         speaker = SpeakerPlayout(sink: settings.speaker, echoCanceller: echoCanceller, metrics: metrics, logger: logger)
         let feedback = SharedEncoderFeedback(EncoderFeedback(minimumKbps: min(settings.minimumBitrateKbps, settings.bitrateKbps),
@@ -240,29 +249,32 @@ public final class MediaService: Service, Sendable {
         }
     }
 
+    /// Camera losses (unplug, USB reset, a dead stream) and recoveries since the agent started.
+    public var cameraLossCount: Int { cameraLosses.load(ordering: .relaxed) }
+    public var cameraRecoveryCount: Int { cameraRecoveries.load(ordering: .relaxed) }
+
     /// A capture thread around `ReopeningVideoSource`: a camera lost mid-run (unplug, USB reset) is reopened
-    /// with backoff. A camera that cannot be opened at all, or fails otherwise, is a logged fault, and the
+    /// with backoff while its last picture, dimmed, keeps the calls' video alive twice a second. A camera
+    /// that cannot be opened at all (before it ever worked), or fails otherwise, is a logged fault, and the
     /// test pattern takes its place for the rest of the run so calls still have a picture.
     private func startCapture(_ run: MediaRun, after previous: MediaRun?,
                               makeSource: @escaping @Sendable () -> any VideoSource, name: String) {
-        let logger = self.logger
         threadStarting(run)
+        let placeholder = ReopeningVideoSource.Placeholder(width: settings.width, height: settings.height)
         let thread = VideoCaptureThread(
             name: name,
-            makeSource: {
+            makeSource: { [self] in
                 previous?.waitUntilFinished()
-                return ReopeningVideoSource(wrapping: makeSource()) { event in
-                    switch event {
-                    case .lost(let error): logger.warning("camera lost; reopening", metadata: ["error": "\(error)"])
-                    case .reopenFailed(let error, let attempt):
-                        logger.debug("camera reopen failed", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
-                    case .reopened(let attempts): logger.notice("camera back after \(attempts) reopen attempt(s)")
-                    }
-                }
+                // Reopen attempts are a sysfs lookup and an open(2): every 2 s at most, so a replugged camera
+                // is back within about 2 s of the kernel registering it.
+                return ReopeningVideoSource(
+                    wrapping: makeSource(), backoff: .init(maximum: .seconds(2)), placeholder: placeholder,
+                    retriesFirstOpen: cameraWorked.load(ordering: .acquiring), onEvent: cameraEvent)
             },
             // The closures live as long as the thread, which the run stops: no cycle outlives it.
             deliver: { [self] frame in
                 capturedCount.add(1, ordering: .relaxed)
+                if !cameraWorked.load(ordering: .relaxed) { cameraWorked.store(true, ordering: .releasing) }
                 run.frames.put(frame)
             },
             onFinish: { [self] error in
@@ -270,6 +282,23 @@ public final class MediaService: Service, Sendable {
                 threadEnded(run)
             })
         run.adopt(thread)
+    }
+
+    private func cameraEvent(_ event: ReopeningVideoSource.Event) {
+        switch event {
+        case .lost(let error):
+            logger.warning("camera lost; sending its last picture dimmed until it is back", metadata: ["error": "\(error)"])
+            cameraLosses.add(1, ordering: .relaxed)
+            metrics?.cameraLost()
+            onCameraChange(true)
+        case .reopenFailed(let error, let attempt):
+            logger.debug("camera reopen failed", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+        case .reopened(let attempts):
+            logger.notice("camera back after \(attempts) reopen attempt(s)")
+            cameraRecoveries.add(1, ordering: .relaxed)
+            metrics?.cameraRecovered()
+            onCameraChange(false)
+        }
     }
 
     private func cameraFailed(_ error: VideoSourceError, in run: MediaRun) {

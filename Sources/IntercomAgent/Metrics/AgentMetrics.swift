@@ -37,6 +37,9 @@ public final class AgentMetrics: Sendable {
         activeCalls = Meter(label: "intercom_media_peers", factory: factory)
         // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
         for direction in ["capture", "playback"] { audioXruns(0, direction: direction) }
+        for label in ["intercom_camera_losses_total", "intercom_camera_recoveries_total"] {
+            Counter(label: label, factory: factory).increment(by: 0)
+        }
         for outcome in ["answered", "no_answer", "declined", "busy"] {
             Counter(label: "intercom_calls_total", dimensions: [("direction", "incoming"), ("outcome", outcome)],
                     factory: factory).increment(by: 0)
@@ -70,6 +73,10 @@ public final class AgentMetrics: Sendable {
         self.framesDropped.increment(by: Int64(clamping: framesDropped))
     }
 
+    /// The camera went away (unplug, USB reset, a stream that stopped) and came back.
+    public func cameraLost() { Counter(label: "intercom_camera_losses_total", factory: factory).increment() }
+    public func cameraRecovered() { Counter(label: "intercom_camera_recoveries_total", factory: factory).increment() }
+
     /// ALSA over- or underruns (`direction` capture or playback), each recovered with `snd_pcm_recover`.
     public func audioXruns(_ count: Int, direction: String) {
         Counter(label: "intercom_audio_xruns_total", dimensions: [("direction", direction)], factory: factory)
@@ -86,6 +93,7 @@ public final class AgentMetrics: Sendable {
         Meter(label: "intercom_registered", factory: factory).set(status.registered ? 1 : 0)
         Meter(label: "intercom_livequery_up", factory: factory).set(status.liveQueryUp ? 1 : 0)
         Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
+        Meter(label: "intercom_camera_lost", factory: factory).set(status.cameraLost ? 1 : 0)
         if let skew = status.clockSkewSeconds {
             Meter(label: "intercom_clock_skew_seconds", factory: factory).set(skew)
         }

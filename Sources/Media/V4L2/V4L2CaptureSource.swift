@@ -9,15 +9,27 @@ import IntercomPlatform
 /// speak the multi-planar API (`V4L2_CAP_VIDEO_CAPTURE_MPLANE`) go the same way with `fmt.pix_mp` and
 /// per-plane buffers; `negotiated.bufferType` says which API `open()` chose.
 ///
-/// Single owner on the capture thread. No frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an error
-/// whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
+/// MJPEG (what USB webcams send at full rate) is decoded by TurboJPEG on this thread; a corrupt JPEG is dropped
+/// and counted in `corruptFrames`, like a buffer the driver flagged `V4L2_BUF_FLAG_ERROR`.
+///
+/// With a `V4L2CameraMemory`, the first successful open remembers which physical camera `configuredPath`
+/// was (`V4L2DeviceIdentity`); later opens use the node that camera has now, so a webcam the kernel
+/// renumbered after a replug is found again, and another camera that took its old number is not used.
+///
+/// Single owner on the capture thread. No good frame within `frameTimeout`, `POLLERR` or `ENODEV` throw an
+/// error whose `isDeviceLost` is true, so `ReopeningVideoSource` closes and reopens it.
 public final class V4L2CaptureSource: VideoSource {
-    public let path: String
+    /// The path the configuration names (`/dev/video0`, `/dev/v4l/by-id/…`).
+    public let configuredPath: String
+    /// The node opened last: `configuredPath`, or where the remembered camera is now.
+    public private(set) var path: String
+    public let memory: V4L2CameraMemory?
     public let requestedWidth: Int
     public let requestedHeight: Int
     public let requestedFrameRate: FrameRate
-    /// Tried in order among those the device lists; NV12, YU12 and YUYV on any device, NV12M and YM12 on
-    /// multi-planar ones (others are ignored).
+    /// The formats we may use, in order of preference among equals; `V4L2FormatChoice` ranks them by what
+    /// the device lists for the requested size and rate. NV12, YU12, YUYV and MJPEG on any device, NV12M and
+    /// YM12 on multi-planar ones (others are ignored).
     public let preferredFormats: [PixelFormat]
     public let frameTimeout: Duration
     public let bufferCount: Int
@@ -26,6 +38,11 @@ public final class V4L2CaptureSource: VideoSource {
     public private(set) var negotiated: V4L2NegotiatedFormat?
     /// Frames the driver skipped, from gaps in `v4l2_buffer.sequence`, summed over the life of this object.
     public private(set) var droppedFrames: UInt64 = 0
+    /// Frames that could not be shown (a JPEG that does not decode, a buffer flagged as damaged), summed over
+    /// the life of this object.
+    public private(set) var corruptFrames: UInt64 = 0
+    /// The last corrupt frame's problem, for the log.
+    public private(set) var lastCorruption: String?
 
     private var fd: Int32 = -1
     private var buffers: V4L2MappedBuffers?
@@ -34,14 +51,23 @@ public final class V4L2CaptureSource: VideoSource {
     private var streaming = false
     private var lastSequence: UInt32?
     private var blankFrame: I420Frame?
+    private var jpegDecoder: JPEGDecoder?
+    private let sysfs: String
+    /// When the last good frame (or the stream start) was: corrupt frames alone for `frameTimeout` mean a
+    /// broken camera, handled like a lost one.
+    private var lastGoodFrame = Duration.zero
 
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
-        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv],
-        frameTimeout: Duration = .seconds(2), bufferCount: Int = 4
+        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg],
+        frameTimeout: Duration = .seconds(2), bufferCount: Int = 4, memory: V4L2CameraMemory? = nil,
+        sysfs: String = "/sys/class/video4linux"
     ) {
         precondition(width > 0 && height > 0 && bufferCount >= 2, "invalid capture request")
+        self.configuredPath = path
         self.path = path
+        self.memory = memory
+        self.sysfs = sysfs
         self.requestedWidth = width
         self.requestedHeight = height
         self.requestedFrameRate = frameRate
@@ -58,12 +84,20 @@ public final class V4L2CaptureSource: VideoSource {
 
     public func open() throws(VideoSourceError) {
         close()
-        do {
+        do throws(SystemCallError) {
+            path = try currentPath()
             fd = try retryingOnInterrupt("open", path: path) { Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
             let bufferType = try checkCapabilities()
             let chosen = try V4L2FormatNegotiation.negotiate(
                 fd: fd, device: path, bufferType: bufferType, preferred: preferredFormats,
                 width: requestedWidth, height: requestedHeight, frameRate: requestedFrameRate)
+            if chosen.pixelFormat == .mjpeg {
+                do {
+                    jpegDecoder = try JPEGDecoder()
+                } catch {
+                    throw SystemCallError(call: error.call, errno: ENOMEM, path: path, detail: error.message)
+                }
+            }
             buffers = try V4L2MappedBuffers(
                 fd: fd, count: bufferCount, bufferType: bufferType, planeCount: chosen.planes.count, device: path)
             slot = V4L2BufferSlot(bufferType: bufferType, planeCount: chosen.planes.count)
@@ -73,10 +107,25 @@ public final class V4L2CaptureSource: VideoSource {
             streaming = true
             negotiated = chosen
             lastSequence = nil
+            lastGoodFrame = MonotonicClock.now()
+            if let memory, memory.remembered == nil, let identity = V4L2DeviceIdentity.of(devicePath: path, sysfs: sysfs) {
+                memory.remember(identity)
+            }
         } catch {
             close()
             throw .system(error)
         }
+    }
+
+    /// Where to open: the configured path while it is (or may be) the remembered camera, else the node that
+    /// camera has now; ENODEV while it is nowhere (unplugged), which `ReopeningVideoSource` waits out.
+    private func currentPath() throws(SystemCallError) -> String {
+        guard let identity = memory?.remembered else { return configuredPath }
+        if V4L2DeviceIdentity.of(devicePath: configuredPath, sysfs: sysfs)?.isSameCamera(as: identity) == true {
+            return configuredPath
+        }
+        if let moved = V4L2DeviceIdentity.locate(identity, sysfs: sysfs) { return moved }
+        throw SystemCallError(call: "open", errno: ENODEV, path: configuredPath, detail: "camera \(identity) is not connected")
     }
 
     public func nextFrame() throws(VideoSourceError) -> I420Frame? {
@@ -91,7 +140,9 @@ public final class V4L2CaptureSource: VideoSource {
         countDrops(sequence: buffer.sequence)
         var frame: I420Frame?
         var conversionError: PixelConversionError?
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) == 0 {
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
+            countCorrupt("the driver flagged buffer \(buffer.index) as damaged (V4L2_BUF_FLAG_ERROR)")
+        } else {
             // Starting from a shared blank frame makes the per-frame cost one buffer copy; building a fresh
             // I420Frame fills it element by element, which a debug build under QEMU cannot do 30 times a second.
             var decoded = blankFrame ?? I420Frame(width: format.width, height: format.height)
@@ -100,8 +151,11 @@ public final class V4L2CaptureSource: VideoSource {
             decoded.sequence = UInt64(buffer.sequence)
             do {
                 try V4L2FrameDecoder.decode(
-                    buffers.bytes(index: Int(buffer.index), planes: buffer.planes), format: format, into: &decoded)
+                    buffers.bytes(index: Int(buffer.index), planes: buffer.planes), format: format, jpeg: jpegDecoder,
+                    into: &decoded)
                 frame = decoded
+            } catch where format.pixelFormat == .mjpeg {
+                countCorrupt(error.detail)  // a damaged JPEG is the camera's or the cable's fault, not ours
             } catch {
                 conversionError = error
             }
@@ -113,7 +167,18 @@ public final class V4L2CaptureSource: VideoSource {
             throw .system(error)
         }
         if let conversionError { throw .conversion(conversionError) }
+        if frame != nil {
+            lastGoodFrame = MonotonicClock.now()
+        } else if MonotonicClock.now() - lastGoodFrame > frameTimeout {
+            throw .system(SystemCallError(call: "VIDIOC_DQBUF", errno: EIO, path: path,
+                                          detail: "only corrupt frames for \(frameTimeout): \(lastCorruption ?? "")"))
+        }
         return frame
+    }
+
+    private func countCorrupt(_ problem: String) {
+        corruptFrames += 1
+        lastCorruption = problem
     }
 
     /// poll, then DQBUF until the queue is empty, keeping only the newest buffer and requeueing older ones at
@@ -152,6 +217,7 @@ public final class V4L2CaptureSource: VideoSource {
         }
         negotiated = nil
         blankFrame = nil
+        jpegDecoder = nil
     }
 
     /// The capture API the device speaks (single-planar when it offers both).

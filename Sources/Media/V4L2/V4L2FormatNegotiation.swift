@@ -23,17 +23,22 @@ public struct V4L2NegotiatedFormat: Sendable, Equatable {
     public var planes: [V4L2PlaneLayout]
     /// The driver's frame rate after `S_PARM`; the requested one when the driver cannot set it.
     public var frameRate: FrameRate
+    /// Why this format (`V4L2FormatChoice.reason`).
+    public var reason = ""
 }
 
-/// Picks the first pixel format of a preference list that the device lists and the driver takes.
+/// Sets the first format of `V4L2FormatChoice`'s order that the driver takes.
 enum V4L2FormatNegotiation {
     static func negotiate(
         fd: Int32, device: String, bufferType: V4L2BufferType, preferred: [PixelFormat],
         width: Int, height: Int, frameRate: FrameRate
     ) throws(SystemCallError) -> V4L2NegotiatedFormat {
-        let offered = try V4L2FormatEnumeration.list(fd: fd, bufferType: bufferType, device: device).map(\.pixelFormat)
-        let candidates = V4L2FormatSelection.candidates(preferred: preferred, offered: offered, bufferType: bufferType)
-        for pixelFormat in candidates {
+        let listing = try V4L2Inventory.formats(fd: fd, bufferType: bufferType, device: device)
+        let offered = listing.map(\.pixelFormat)
+        let choice = V4L2FormatChoice.choose(
+            preferred: preferred, offered: listing, bufferType: bufferType, width: width, height: height,
+            framesPerSecond: Double(frameRate.numerator) / Double(frameRate.denominator))
+        for pixelFormat in choice.order {
             let accepted = switch bufferType {
             case .singlePlanar: try setSinglePlanar(fd: fd, device: device, pixelFormat, width: width, height: height)
             case .multiPlanar: try setMultiPlanar(fd: fd, device: device, pixelFormat, width: width, height: height)
@@ -41,6 +46,7 @@ enum V4L2FormatNegotiation {
             // A driver that lacks the format substitutes its own instead of failing: try the next one.
             guard var format = accepted else { continue }
             format.frameRate = try setFrameRate(fd: fd, device: device, bufferType: bufferType, frameRate)
+            format.reason = pixelFormat == choice.order.first ? choice.reason : "\(pixelFormat): the driver refused \(choice.order[0])"
             return format
         }
         let names = preferred.map(\.description).joined(separator: ", ")
@@ -48,7 +54,7 @@ enum V4L2FormatNegotiation {
         throw SystemCallError(
             call: "ioctl(VIDIOC_S_FMT)", errno: EINVAL, path: device,
             detail: "the \(bufferType) device offers none of the formats [\(names)] (it lists [\(listed)]; "
-                + "we convert NV12, YU12, YUYV, and NV12M, YM12 on multi-planar devices)")
+                + "we convert NV12, YU12, YUYV, MJPEG, and NV12M, YM12 on multi-planar devices)")
     }
 
     private static func setSinglePlanar(

@@ -1,9 +1,10 @@
 /// Which pixel formats to ask a driver for, and how many planes each must come in (sans-IO: from the
 /// buffer type and the `VIDIOC_ENUM_FMT` list, no descriptor involved).
 public enum V4L2FormatSelection {
-    /// Every format we convert to I420. `NM12`/`YM12` keep their planes in separate buffers, which only the
-    /// multi-planar API can express; the others are one buffer (`num_planes` 1) on either API.
-    public static let convertible: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv]
+    /// Every format we convert to I420 (MJPEG by decoding it). `NM12`/`YM12` keep their planes in separate
+    /// buffers, which only the multi-planar API can express; the others are one buffer (`num_planes` 1) on
+    /// either API.
+    public static let convertible: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg]
 
     /// The buffers (`v4l2_pix_format_mplane.num_planes`) a frame of `format` arrives in.
     public static func planeCount(of format: PixelFormat) -> Int {

@@ -1,9 +1,9 @@
 /// Turns one filled capture buffer of the negotiated format into an I420 frame (a copy: the buffer goes back
-/// to the driver right after). `planes` holds one byte range per buffer plane: one for NV12, YU12 and YUYV
-/// (on either API), two for NV12M, three for YUV420M.
+/// to the driver right after). `planes` holds one byte range per buffer plane: one for NV12, YU12, YUYV and
+/// MJPEG (on either API), two for NV12M, three for YUV420M. MJPEG needs the source's `jpeg` decoder.
 enum V4L2FrameDecoder {
     static func decode(
-        _ planes: [UnsafeRawBufferPointer], format: V4L2NegotiatedFormat, into frame: inout I420Frame
+        _ planes: [UnsafeRawBufferPointer], format: V4L2NegotiatedFormat, jpeg: JPEGDecoder? = nil, into frame: inout I420Frame
     ) throws(PixelConversionError) {
         let expected = V4L2FormatSelection.planeCount(of: format.pixelFormat)
         guard planes.count == expected, format.planes.count == expected else {
@@ -25,6 +25,13 @@ enum V4L2FrameDecoder {
             try PixelConversion.semiPlanarToI420(
                 luma: plane(planes, format, 0), chroma: plane(planes, format, 1),
                 width: width, height: height, into: &frame)
+        case .mjpeg:
+            guard let jpeg else { throw PixelConversionError(format: "MJPG", detail: "no JPEG decoder") }
+            do {
+                try jpeg.decode(planes[0], into: &frame)
+            } catch {
+                throw PixelConversionError(format: "MJPG", detail: "\(error)")
+            }
         case .yuv420m:
             try PixelConversion.planarToI420(
                 y: plane(planes, format, 0), u: plane(planes, format, 1), v: plane(planes, format, 2),

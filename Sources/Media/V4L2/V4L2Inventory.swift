@@ -9,6 +9,15 @@ public struct V4L2CaptureDevice: Sendable, Equatable {
         public var pixelFormat: PixelFormat
         public var description: String
         public var sizes: [FrameSize]
+        /// The driver takes any size up to the one listed (`V4L2_FRMSIZE_TYPE_STEPWISE`/`CONTINUOUS`).
+        public var isStepwise = false
+
+        public init(pixelFormat: PixelFormat, description: String, sizes: [FrameSize], isStepwise: Bool = false) {
+            self.pixelFormat = pixelFormat
+            self.description = description
+            self.sizes = sizes
+            self.isStepwise = isStepwise
+        }
     }
 
     public struct FrameSize: Sendable, Equatable {
@@ -16,6 +25,12 @@ public struct V4L2CaptureDevice: Sendable, Equatable {
         public var height: Int
         /// Frame rates in frames per second (from `VIDIOC_ENUM_FRAMEINTERVALS`), highest first.
         public var framesPerSecond: [Double]
+
+        public init(width: Int, height: Int, framesPerSecond: [Double]) {
+            self.width = width
+            self.height = height
+            self.framesPerSecond = framesPerSecond
+        }
     }
 
     public var path: String
@@ -75,19 +90,21 @@ public enum V4L2Inventory {
         )
     }
 
-    private static func formats(
+    /// Every format of an open device with its sizes and rates (also what `V4L2FormatChoice` chooses from).
+    static func formats(
         fd: Int32, bufferType: V4L2BufferType, device: String
     ) throws(SystemCallError) -> [V4L2CaptureDevice.Format] {
         var formats: [V4L2CaptureDevice.Format] = []
         for (pixelFormat, description) in try V4L2FormatEnumeration.list(fd: fd, bufferType: bufferType, device: device) {
-            formats.append(.init(
-                pixelFormat: pixelFormat, description: description,
-                sizes: try sizes(fd: fd, pixelFormat: pixelFormat, device: device)))
+            let (sizes, isStepwise) = try sizes(fd: fd, pixelFormat: pixelFormat, device: device)
+            formats.append(.init(pixelFormat: pixelFormat, description: description, sizes: sizes, isStepwise: isStepwise))
         }
         return formats
     }
 
-    private static func sizes(fd: Int32, pixelFormat: PixelFormat, device: String) throws(SystemCallError) -> [V4L2CaptureDevice.FrameSize] {
+    private static func sizes(
+        fd: Int32, pixelFormat: PixelFormat, device: String
+    ) throws(SystemCallError) -> (sizes: [V4L2CaptureDevice.FrameSize], isStepwise: Bool) {
         var sizes: [V4L2CaptureDevice.FrameSize] = []
         for index in 0..<256 {
             var size = v4l2_frmsizeenum()
@@ -104,10 +121,10 @@ public enum V4L2Inventory {
                 let (width, height) = (size.stepwise.max_width, size.stepwise.max_height)
                 sizes.append(.init(width: Int(width), height: Int(height),
                                    framesPerSecond: try rates(fd: fd, pixelFormat: pixelFormat, width: width, height: height, device: device)))
-                break
+                return (sizes, true)
             }
         }
-        return sizes
+        return (sizes, false)
     }
 
     private static func rates(
