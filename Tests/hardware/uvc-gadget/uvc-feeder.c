@@ -4,10 +4,11 @@
 // frame interval, as MJPEG (libturbojpeg) or YUYV. The formats and frames come from the gadget's configfs
 // directory (Tests/hardware/uvc-gadget/uvc-gadget.sh creates it), so the script is their one owner.
 //
-// The pattern (uvc_pattern_* below, also described in docs/hardware-harness.md): above 7/8 of the height,
-// eight vertical colour bars (BT.601 studio-range Y'CbCr: white, yellow, cyan, green, magenta, red, blue,
-// black); below it a band of 16 equal cells, the frame counter's bits, most significant first, each
-// Y=235 for 1 and Y=16 for 0. Chroma is 128 in the band.
+// The pattern (pattern_pixel below, also described in docs/hardware-harness.md): above 7/8 of the height,
+// eight vertical colour bars (white, yellow, cyan, green, magenta, red, blue, black; see bar_rgb); below it
+// a band of 16 equal cells, the frame counter's low 16 bits, most significant first, each Y=235 for 1 and
+// Y=16 for 0. Chroma is 128 in the band. The counter counts frames queued since the feeder started,
+// corrupt ones included.
 //
 // It exits 0 when the gadget disconnects (unbind) or on SIGTERM/SIGINT, non-zero on errors. It never
 // blocks without a timeout, so it cannot hold up the guest.
@@ -256,10 +257,24 @@ static void handle_data(const struct uvc_request_data *data) {
 
 // ── the pattern ──────────────────────────────────────────────────────────────────────────────────────────
 
-static const uint8_t bar_ycbcr[8][3] = {
-    {235, 128, 128}, {210, 16, 146}, {170, 166, 16}, {145, 54, 34},
-    {106, 202, 222}, {81, 90, 240},  {41, 240, 110}, {16, 128, 128},
+// The bars are RGB at studio levels (16 and 235) in Y'CbCr by the JFIF full-range BT.601 matrix, the colour
+// space of every JPEG a webcam sends; Tests/MediaTests/Support/ColourBarsJPEG.swift holds the same colours.
+static const double bar_rgb[8][3] = {
+    {235, 235, 235}, {235, 235, 16}, {16, 235, 235}, {16, 235, 16},
+    {235, 16, 235},  {235, 16, 16},  {16, 16, 235},  {16, 16, 16},
 };
+static uint8_t bar_ycbcr[8][3];
+
+static uint8_t clamp_byte(double value) { return value < 0 ? 0 : value > 255 ? 255 : (uint8_t)(value + 0.5); }
+
+static void compute_bars(void) {
+    for (int i = 0; i < 8; i++) {
+        double r = bar_rgb[i][0], g = bar_rgb[i][1], b = bar_rgb[i][2];
+        bar_ycbcr[i][0] = clamp_byte(0.299 * r + 0.587 * g + 0.114 * b);
+        bar_ycbcr[i][1] = clamp_byte(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+        bar_ycbcr[i][2] = clamp_byte(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+    }
+}
 
 // Y, Cb, Cr of pixel (x, y) of frame `counter`.
 static void pattern_pixel(int x, int y, int width, int height, uint32_t counter, uint8_t out[3]) {
@@ -507,6 +522,7 @@ int main(int argc, char **argv) {
         say("offers %.4s format %u frame %u: %ux%u, default interval %u", (const char *)&frame->fourcc,
             frame->format_index, frame->frame_index, frame->width, frame->height, frame->default_interval);
     }
+    compute_bars();
     feeder.jpeg = tjInitCompress();
     if (!feeder.jpeg) die("tjInitCompress: %s", tjGetErrorStr2(NULL));
     feeder.probe = feeder.commit = make_control(1, 1, 0);
