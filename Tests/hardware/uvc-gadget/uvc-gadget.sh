@@ -12,7 +12,8 @@
 #   uvc-gadget.sh node                 print the uvcvideo capture node, if any
 #
 # Feeder options: --corrupt-every N [--truncate] (every Nth MJPEG frame is garbage, or a truncated JPEG),
-# --quality Q, --subsampling 422|420. The feeder log is /run/intercom-uvc/feeder.log.
+# --quality Q, --subsampling 422|420. The feeder log is /run/intercom-uvc/feeder.log; bound-at and
+# unbound-at there hold the seconds since boot of the last bind and unbind.
 #
 # Formats (bFormatIndex, bFrameIndex): MJPEG 1: 640x480 (1) and 1280x720 (2), each at 30 or 15 fps;
 # YUYV 2: 640x480 (1) at 30 or 15 fps and 1280x720 (2) at 10 fps only (as USB 2.0 webcams limit YUYV).
@@ -104,6 +105,10 @@ wait_for_capture_node() {
     die "no uvcvideo capture node 20 s after binding the gadget"
 }
 
+# When the gadget was last bound and unbound, for tests timing the host's reaction: seconds since boot
+# (/proc/uptime), which in the guest (never suspended) is CLOCK_MONOTONIC.
+seconds_since_boot() { cut -d' ' -f1 /proc/uptime; }
+
 feeder_running() {
     [ -f "$STATE/feeder.pid" ] && kill -0 "$(cat "$STATE/feeder.pid")" 2>/dev/null
 }
@@ -111,6 +116,7 @@ feeder_running() {
 bind() {
     udc=$(ls /sys/class/udc 2>/dev/null | head -n 1)
     [ -n "$udc" ] || die "no UDC in /sys/class/udc (dummy_hcd not loaded?)"
+    seconds_since_boot > "$STATE/bound-at"
     write "$GADGET/UDC" "$udc"
     [ -x "$FEEDER" ] || die "$FEEDER missing (harness.sh build builds it)"
     # shellcheck disable=SC2046 # the saved options are separate words
@@ -124,6 +130,7 @@ unplug() {
     [ "$(cat "$GADGET/UDC" 2>/dev/null)" != "" ] || return 0
     # Unbinding waits until the feeder has closed the gadget node; it does so on the disconnect event.
     # If it did not within 3 s, stop it so that the unbind (and the guest) cannot hang.
+    seconds_since_boot > "$STATE/unbound-at"
     (printf '\n' > "$GADGET/UDC") &
     unbinding=$!
     i=0
