@@ -9,6 +9,18 @@ extension MediaService.Settings {
     /// call on; while there is none, the test pattern stands in.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
+        let make = videoSource(video, devicesDirectory: devicesDirectory)
+        var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
+                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+        (settings.microphone, settings.speaker) = endpoints(audio)
+        settings.echoCancellation = EchoCancellationSetup(audio)
+        return settings
+    }
+
+    /// What opens the camera `[video]` names (called on the capture thread at each run and reopen); also
+    /// what `intercomd camera-test` captures from.
+    public static func videoSource(_ video: VideoSettings, devicesDirectory: String = "/dev") -> @Sendable () -> any VideoSource {
+        let (width, height, fps) = (video.width, video.height, video.fps)
         let testPattern: @Sendable () -> any VideoSource = {
             TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
         }
@@ -18,7 +30,7 @@ extension MediaService.Settings {
         let camera: @Sendable (String) -> any VideoSource = { path in
             V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), memory: memory)
         }
-        let make: @Sendable () -> any VideoSource = switch video.source {
+        return switch video.source {
         case .device(let path): { camera(path) }
         // Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last picture
         // dimmed), not replaced by the test pattern.
@@ -26,11 +38,6 @@ extension MediaService.Settings {
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
         }
-        var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
-                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
-        (settings.microphone, settings.speaker) = endpoints(audio)
-        settings.echoCancellation = EchoCancellationSetup(audio)
-        return settings
     }
 
     /// `auto`'s camera: `/dev/video0` when it exists.
