@@ -5,8 +5,8 @@ import Media
 extension MediaService.Settings {
     /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, the test pattern,
     /// or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
-    /// call's media start, each reopen), so a camera plugged in after the agent started is used from the next
-    /// call on; while there is none, the test pattern stands in.
+    /// call's media start, each reopen) and every 2 s while the test pattern stands in for it, so a camera
+    /// plugged in after the agent started is used within about 2 s, even in a running call.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
         let make = videoSource(video, devicesDirectory: devicesDirectory)
@@ -32,9 +32,14 @@ extension MediaService.Settings {
         }
         return switch video.source {
         case .device(let path): { camera(path) }
-        // Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last picture
-        // dimmed), not replaced by the test pattern.
-        case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? (memory.remembered != nil ? camera(devicesDirectory + "/video0") : testPattern()) }
+        // Without a camera, `auto` sends the test pattern and looks for one every 2 s, switching to it within
+        // the call. Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last
+        // picture dimmed), not replaced by the test pattern.
+        case .auto: {
+            if let path = firstCamera(in: devicesDirectory) { return camera(path) }
+            if memory.remembered != nil { return camera(devicesDirectory + "/video0") }
+            return CameraAwaitingSource(standIn: testPattern()) { firstCamera(in: devicesDirectory).map(camera) }
+        }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
         }
