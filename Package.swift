@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "CLibcShims"]),
         .testTarget(
             name: "IntercomdTests",
-            dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig"]
+            dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig", "Media"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -38,7 +38,7 @@ STAGES=(
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
-    "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size. Uses the packaging stage's release binary when it is newer than the sources, else the build's"
+    "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size; MJPEG decode against raw TurboJPEG (mjpegbench.c, ≤ 1.10x). Uses the packaging stage's release binary when it is newer than the sources, else the build's"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
     "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, uvcvideo (a UVC gadget on dummy_hcd: MJPEG, YUYV, corrupt frames, unplug) and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, V4L2UVCGadgetTests, ALSALoopbackTests)"
     "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
@@ -218,6 +218,8 @@ stage_efficiency() {
     fi
     checks_stage "efficiency (idle, in call, after)" efficiency.log bash Tests/efficiency/run.sh "${flags[@]}"
     grep -E "^EFFICIENCY " "$logs/efficiency.log"
+    checks_stage "MJPEG decode against raw TurboJPEG" mjpeg-decode.log sh Tests/efficiency/mjpeg-decode.sh "${flags[1]}" .build/mjpeg-bench
+    grep -E "^EFFICIENCY " "$logs/mjpeg-decode.log"
 }
 stage_turn() { checks_stage "TURN through coturn (Chromium)" turn.log bash Tests/turn/run.sh "${binary_flags[@]}"; }
 

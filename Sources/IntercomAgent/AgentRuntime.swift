@@ -31,8 +31,12 @@ public struct AgentRuntime: Sendable {
         let logger = Logger(label: "intercomd")
         let store = StateStore(directory: configuration.state.directory)
         try store.prepare()
-        let (identity, recovery) = try store.loadOrCreateIdentity()
+        let (identity, recovery, unsaved) = try store.loadOrCreateIdentity()
         if let recovery { logger.warning("state recovered: \(recovery)") }
+        if let unsaved {
+            logger.error("the state directory is full or read-only: the device identity is kept in memory and saved when it can be",
+                         metadata: ["error": "\(unsaved)"])
+        }
         logger.info("device identity loaded", metadata: ["installation": "\(identity.installationID)", "state": "\(store.directory)"])
 
         let readiness = ReadinessGate(required: ["state", "backend", "media"])
@@ -40,10 +44,11 @@ public struct AgentRuntime: Sendable {
         // The geopoint is where "call the nearest <title>" searches from (validated when the config loaded).
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
         let status = AgentStatusBoard(title: configuration.identity.title, location: location, logger: logger)
+        await status.setStateUnsaved(unsaved != nil)
         let backend = configuration.backend
         // Two tries per request: the presence and intake loops retry on their own schedule (capped at 8 s).
         let session = BackendSession(settings: backend, identity: identity, store: store, logger: logger,
-                                     policy: RetryPolicy(maxAttempts: 2))
+                                     policy: RetryPolicy(maxAttempts: 2), identityUnsaved: unsaved)
         let presence = PresenceService(
             session: session, heartbeat: configuration.presence.heartbeat, readiness: readiness, status: status,
             logger: logger, fields: try PresenceService.fields(for: configuration))

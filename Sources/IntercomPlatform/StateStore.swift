@@ -33,29 +33,46 @@ public struct StateStore: Sendable {
     /// timestamp>` and the identity comes back from `identity.json.bak` if that is good, else a fresh one is
     /// made; `recovered` says which. A missing file is restored from the backup too, and only with neither a
     /// fresh identity is created. Throws only when a file cannot be read or written at all (permissions, I/O
-    /// errors, read-only disk): an identity that is merely unreadable is never replaced.
+    /// errors): an identity that is merely unreadable is never replaced.
+    ///
+    /// A full or read-only disk (`ENOSPC`, `EDQUOT`, `EROFS`) while writing a new or restored identity is not
+    /// fatal: the identity is returned and `unsaved` holds the error, so the agent can run with it in memory
+    /// and `save` it again later (the heartbeat does).
     public func loadOrCreateIdentity(now: Date = Date()) throws(SystemCallError) -> (
-        identity: DeviceIdentity, recovered: StateRecovery?
+        identity: DeviceIdentity, recovered: StateRecovery?, unsaved: SystemCallError?
     ) {
         let bytes: [UInt8]
         do {
             bytes = try AtomicFile.read(identityPath)
         } catch where error.errno == ENOENT {
             if let backup = readBackup() {
-                try save(backup)
                 return (backup, StateRecovery(path: identityPath, reason: .missing, preservedCopyPath: nil,
-                                              restoredFrom: identityBackupPath))
+                                              restoredFrom: identityBackupPath), try saveTolerantly(backup))
             }
             let identity = DeviceIdentity.fresh()
-            try save(identity)
-            return (identity, nil)
+            return (identity, nil, try saveTolerantly(identity))
         } catch where error.errno == EFBIG {
             return try replaceDamagedIdentity(reason: .tooLarge(limit: AtomicFile.defaultReadLimit), now: now)
         }
         do {
-            return (try DeviceIdentityCoding.decode(bytes), nil)
+            return (try DeviceIdentityCoding.decode(bytes), nil, nil)
         } catch {
             return try replaceDamagedIdentity(reason: error, now: now)
+        }
+    }
+
+    /// The errors that mean "no room (or no writing) now, maybe later": kept in memory, retried.
+    public static func isOutOfSpace(_ error: SystemCallError) -> Bool {
+        [ENOSPC, EDQUOT, EROFS].contains(error.errno)
+    }
+
+    /// `save`, with a full or read-only disk returned instead of thrown.
+    private func saveTolerantly(_ identity: DeviceIdentity) throws(SystemCallError) -> SystemCallError? {
+        do {
+            try save(identity)
+            return nil
+        } catch where Self.isOutOfSpace(error) {
+            return error
         }
     }
 
@@ -75,14 +92,14 @@ public struct StateStore: Sendable {
     func replaceDamagedIdentity(
         reason: StateRecovery.Reason,
         now: Date
-    ) throws(SystemCallError) -> (identity: DeviceIdentity, recovered: StateRecovery?) {
+    ) throws(SystemCallError) -> (identity: DeviceIdentity, recovered: StateRecovery?, unsaved: SystemCallError?) {
         let preserved = try moveAside(identityPath, now: now)
         let backup = readBackup()
         let identity = backup ?? DeviceIdentity.fresh()
-        try save(identity)  // Its directory fsync also makes the move-aside durable.
+        let unsaved = try saveTolerantly(identity)  // Its directory fsync also makes the move-aside durable.
         pruneCorruptCopies(of: Self.identityFileName, keeping: Self.corruptCopiesKept)
         return (identity, StateRecovery(path: identityPath, reason: reason, preservedCopyPath: preserved,
-                                        restoredFrom: backup == nil ? nil : identityBackupPath))
+                                        restoredFrom: backup == nil ? nil : identityBackupPath), unsaved)
     }
 
     /// Renames `path` to `path.corrupt-<timestamp>`, adding `-2`, `-3`… if that name is taken.

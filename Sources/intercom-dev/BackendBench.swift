@@ -78,7 +78,7 @@ final class BackendBench: Sendable {
         let stateDirectory = directory + "/agent"
         let store = StateStore(directory: stateDirectory)
         _ = try store.prepare()
-        let (identity, _) = try store.loadOrCreateIdentity()
+        let (identity, _, _) = try store.loadOrCreateIdentity()
         let session = BackendSession(
             serverURL: serverURL, applicationId: "intercom", clientKey: nil, login: .anonymous,
             requestTimeout: .seconds(10), identity: identity, store: store, logger: Self.logger)

@@ -31,7 +31,7 @@ import Testing
         func session(_ server: RunningServer, serverURL: String? = nil, transport: (any ParseHTTPTransport)? = nil)
             throws -> BackendSession
         {
-            let (identity, _) = try store.loadOrCreateIdentity()
+            let (identity, _, _) = try store.loadOrCreateIdentity()
             return BackendSession(
                 serverURL: serverURL ?? server.serverURL, applicationId: "intercom", clientKey: nil, login: .anonymous,
                 requestTimeout: .seconds(2), identity: identity, store: store, logger: RunningServer.logger,

@@ -4,9 +4,9 @@ import IntercomConfig
 import Media
 import Testing
 
-/// `video.source = "auto"` looks for the camera each time media starts: a camera that appears after the
-/// agent started is used from the next call on (issue #23, item 5), and one that goes away gives the test
-/// pattern again instead of failing every call.
+/// `video.source = "auto"` looks for the camera each time media starts, and every 2 s while the test pattern
+/// stands in (`CameraAwaitingSource`): a camera that appears after the agent started is used (issue #23,
+/// item 5), and one that goes away before it ever worked gives the test pattern again instead of failing.
 @Suite struct CameraDiscoveryTests {
     @Test func autoFindsACameraThatAppearsAfterStart() throws {
         let devices = FileManager.default.temporaryDirectory.appendingPathComponent("intercom-devices-\(UUID())")
@@ -20,7 +20,7 @@ import Testing
         #expect(video.source == .auto)
         let settings = MediaService.Settings.from(video, audio: configuration.audio, devicesDirectory: devices.path)
 
-        #expect(settings.makeSource() is TestPatternSource, "no camera yet: the test pattern")
+        #expect(settings.makeSource() is CameraAwaitingSource, "no camera yet: the test pattern, looking for one")
         #expect(MediaService.Settings.describe(video, devicesDirectory: devices.path).hasPrefix("test pattern until"))
 
         let node = devices.appendingPathComponent("video0")
@@ -29,6 +29,6 @@ import Testing
         #expect(camera is V4L2CaptureSource, "the camera that appeared is opened: \(type(of: camera))")
 
         try FileManager.default.removeItem(at: node)
-        #expect(settings.makeSource() is TestPatternSource, "the camera went away: the test pattern again")
+        #expect(settings.makeSource() is CameraAwaitingSource, "the camera went away: the test pattern again")
     }
 }

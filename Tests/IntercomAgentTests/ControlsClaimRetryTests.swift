@@ -74,7 +74,7 @@ import Testing
         let capture = LogCapture()
         let logger = Logger(label: "intercomd") { JournalLogHandler(label: $0, style: .journal, sink: capture.sink) }
         let device = try AgentBackendTests.Device()
-        let (identity, _) = try device.store.loadOrCreateIdentity()
+        let (identity, _, _) = try device.store.loadOrCreateIdentity()
         let session = BackendSession(settings: configuration.backend, identity: identity, store: device.store,
                                      logger: logger, policy: RetryPolicy(maxAttempts: 1))
         let status = AgentStatusBoard(title: "Gate 3")

@@ -171,7 +171,7 @@ extension GPIOSimTests {
                 let configuration = try Self.configuration(serverURL: server.serverURL)
                 let gpio = try #require(configuration.gpio)
                 let device = try AgentBackendTests.Device()
-                let (identity, _) = try device.store.loadOrCreateIdentity()
+                let (identity, _, _) = try device.store.loadOrCreateIdentity()
                 let session = BackendSession(settings: configuration.backend, identity: identity, store: device.store,
                                              logger: logger, policy: RetryPolicy(maxAttempts: 2))
                 let deviceID = try await session.ensureLoggedIn()

@@ -82,7 +82,7 @@ extension GPIOSimTests {
                     let gpio = try #require(configuration.gpio)
                     let state = try AgentBackendTests.Device()
                     let status = AgentStatusBoard(title: "Gate 3", logger: logger)
-                    let (identity, _) = try state.store.loadOrCreateIdentity()
+                    let (identity, _, _) = try state.store.loadOrCreateIdentity()
                     let session = BackendSession(settings: configuration.backend, identity: identity, store: state.store,
                                                  logger: logger, policy: RetryPolicy(maxAttempts: 2))
                     let deviceID = try await session.ensureLoggedIn()

@@ -68,7 +68,7 @@ struct RunCommandTests {
         let first = directory.contents(of: "state/identity.json")
         #expect(first != nil)
         let store = StateStore(directory: directory.path("state"))
-        let (identity, recovered) = try store.loadOrCreateIdentity()
+        let (identity, recovered, _) = try store.loadOrCreateIdentity()
         #expect(recovered == nil)
         #expect(Array(first ?? []) == directory.contents(of: "state/identity.json"))
         #expect(!identity.installationID.isEmpty)

@@ -68,6 +68,18 @@ if [ -x "$INTERCOMD" ]; then
     check "intercomd probe lists NM12 and YM12" sh -c 'grep -q "^    NM12 " /tmp/probe && grep -q "^    YM12 " /tmp/probe'
     check "intercomd probe lists the Loopback card" grep -q Loopback /tmp/probe
     check "intercomd probe lists the gpio-sim chip" grep -q intercom-gpio-sim /tmp/probe
+    check "intercomd probe says vivid is captured in NV12 at 640x480, and why" \
+        grep -q 'at 640x480 30 fps the agent captures NV12: ' /tmp/probe
+
+    section "intercomd camera-test on vivid"
+    INTERCOM_CONFIG=/nonexistent "$INTERCOMD" camera-test --source /dev/video0 --seconds 2 --fps 15 \
+        --snapshot /tmp/vivid.jpg > /tmp/camera-test 2>&1
+    camera_status=$?
+    cat /tmp/camera-test
+    check "intercomd camera-test exits 0" test "$camera_status" -eq 0
+    check "camera-test names the driver format and why" grep -q 'source: V4L2 /dev/video0: NV12 640x480 at .* fps (NV12 ' /tmp/camera-test
+    check "camera-test measured frames" grep -q '^measured: [1-9][0-9]* frames' /tmp/camera-test
+    check "camera-test wrote a JPEG snapshot" sh -c 'head -c 3 /tmp/vivid.jpg | od -An -tx1 | grep -q "ff d8 ff"'
 else
     echo "FAIL $INTERCOMD is not executable"; failed=$((failed + 1))
 fi

@@ -18,17 +18,25 @@ public actor BackendSession {
     /// The login under way, so presence and intake starting together log in once.
     private var loggingIn: Task<(userID: String, token: String), any Error>?
     private var tokenObservers: [@Sendable (String) async -> Void] = []
+    /// Why the identity in memory is not on disk (a full or read-only state directory); nil when it is.
+    public private(set) var unsavedIdentity: SystemCallError?
 
+    /// `identityUnsaved`: the identity could not be written at start-up (a full or read-only disk);
+    /// `saveIdentityIfUnsaved()` tries again.
     public init(settings: BackendSettings, identity: DeviceIdentity, store: StateStore, logger: Logger,
-                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy()) {
+                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy(),
+                identityUnsaved: SystemCallError? = nil) {
         self.init(serverURL: settings.serverURL.absoluteString, applicationId: settings.applicationID,
                   clientKey: settings.clientKey, login: settings.login, requestTimeout: settings.requestTimeout,
-                  identity: identity, store: store, logger: logger, transport: transport, policy: policy)
+                  identity: identity, store: store, logger: logger, transport: transport, policy: policy,
+                  identityUnsaved: identityUnsaved)
     }
 
     public init(serverURL: String, applicationId: String, clientKey: String?, login: BackendSettings.Login,
                 requestTimeout: Duration, identity: DeviceIdentity, store: StateStore, logger: Logger,
-                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy()) {
+                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy(),
+                identityUnsaved: SystemCallError? = nil) {
+        unsavedIdentity = identityUnsaved
         var key = ParseClientSettings.Key.none
         if let clientKey { key = .client(clientKey) }
         client = ParseRESTClient(
@@ -115,11 +123,28 @@ public actor BackendSession {
             identity.sessionToken = user.sessionToken
             do {
                 try store.save(identity)
+                unsavedIdentity = nil
             } catch {
+                unsavedIdentity = error
                 logger.warning("could not save the device identity", metadata: ["error": "\(error)"])
             }
         }
         logger.info("logged in to the backend", metadata: ["userID": "\(user.objectId)"])
         return (user.objectId, user.sessionToken)
+    }
+
+    /// Writes the identity if an earlier write failed; true when it is on disk now. Logs the recovery once.
+    @discardableResult
+    public func saveIdentityIfUnsaved() -> Bool {
+        guard let failure = unsavedIdentity else { return true }
+        do {
+            try store.save(identity)
+            unsavedIdentity = nil
+            logger.notice("the device identity is saved again", metadata: ["after": "\(failure)", "state": "\(store.directory)"])
+            return true
+        } catch {
+            unsavedIdentity = error
+            return false
+        }
     }
 }

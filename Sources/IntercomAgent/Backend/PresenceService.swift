@@ -78,6 +78,8 @@ public struct PresenceService: Service {
                 await status?.setRegistered(true)
                 await noteClockSkew()
                 await readiness?.markReady("backend")
+                // The heartbeat is also when an identity that a full disk kept in memory is written again.
+                await status?.setStateUnsaved(!(await session.saveIdentityIfUnsaved()))
                 try? await Task.sleep(for: heartbeat)
             } catch {
                 failures += 1

@@ -19,6 +19,8 @@ public actor AgentStatusBoard {
     public private(set) var controlsClaimed: Bool?
     /// The camera went away and has not come back (calls get its last picture, dimmed).
     public private(set) var cameraLost = false
+    /// The device identity is only in memory: the state directory is full or read-only.
+    public private(set) var stateUnsaved = false
     /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
     public let location: GeoPoint?
     private let title: String
@@ -52,6 +54,7 @@ public actor AgentStatusBoard {
 
     public func setControlsClaimed(_ claimed: Bool) { controlsClaimed = claimed }
     public func setCameraLost(_ lost: Bool) { cameraLost = lost }
+    public func setStateUnsaved(_ unsaved: Bool) { stateUnsaved = unsaved }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -70,6 +73,7 @@ public actor AgentStatusBoard {
         snapshot.chatteringButtons = chatteringButtons.sorted()
         snapshot.controlsClaimed = controlsClaimed
         snapshot.cameraLost = cameraLost
+        snapshot.stateUnsaved = stateUnsaved
         return snapshot
     }
 
@@ -96,11 +100,13 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var chatteringButtons: [String] = []
     public var controlsClaimed: Bool?
     public var cameraLost = false
+    public var stateUnsaved = false
 
     /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
     /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
     /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO"), `camera_lost`
-    /// while the camera is unplugged (calls get its last picture, dimmed).
+    /// while the camera is unplugged (calls get its last picture, dimmed), `state_unsaved` while the device
+    /// identity cannot be written (a full or read-only state directory; retried at each heartbeat).
     public var warnings: [String] {
         var warnings: [String] = []
         if let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning { warnings.append("clock_skew") }
@@ -108,6 +114,7 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
         if !stuckButtons.isEmpty { warnings.append("button_stuck") }
         if !chatteringButtons.isEmpty { warnings.append("button_chattering") }
         if cameraLost { warnings.append("camera_lost") }
+        if stateUnsaved { warnings.append("state_unsaved") }
         return warnings
     }
 

@@ -5,9 +5,21 @@ import Media
 extension MediaService.Settings {
     /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, the test pattern,
     /// or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
-    /// call's media start, each reopen), so a camera plugged in after the agent started is used from the next
-    /// call on; while there is none, the test pattern stands in.
+    /// call's media start, each reopen) and every 2 s while the test pattern stands in for it, so a camera
+    /// plugged in after the agent started is used within about 2 s, even in a running call.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
+        let (width, height, fps) = (video.width, video.height, video.fps)
+        let make = videoSource(video, devicesDirectory: devicesDirectory)
+        var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
+                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+        (settings.microphone, settings.speaker) = endpoints(audio)
+        settings.echoCancellation = EchoCancellationSetup(audio)
+        return settings
+    }
+
+    /// What opens the camera `[video]` names (called on the capture thread at each run and reopen); also
+    /// what `intercomd camera-test` captures from.
+    public static func videoSource(_ video: VideoSettings, devicesDirectory: String = "/dev") -> @Sendable () -> any VideoSource {
         let (width, height, fps) = (video.width, video.height, video.fps)
         let testPattern: @Sendable () -> any VideoSource = {
             TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
@@ -18,19 +30,19 @@ extension MediaService.Settings {
         let camera: @Sendable (String) -> any VideoSource = { path in
             V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), memory: memory)
         }
-        let make: @Sendable () -> any VideoSource = switch video.source {
+        return switch video.source {
         case .device(let path): { camera(path) }
-        // Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last picture
-        // dimmed), not replaced by the test pattern.
-        case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? (memory.remembered != nil ? camera(devicesDirectory + "/video0") : testPattern()) }
+        // Without a camera, `auto` sends the test pattern and looks for one every 2 s, switching to it within
+        // the call. Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last
+        // picture dimmed), not replaced by the test pattern.
+        case .auto: {
+            if let path = firstCamera(in: devicesDirectory) { return camera(path) }
+            if memory.remembered != nil { return camera(devicesDirectory + "/video0") }
+            return CameraAwaitingSource(standIn: testPattern()) { firstCamera(in: devicesDirectory).map(camera) }
+        }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
         }
-        var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
-                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
-        (settings.microphone, settings.speaker) = endpoints(audio)
-        settings.echoCancellation = EchoCancellationSetup(audio)
-        return settings
     }
 
     /// `auto`'s camera: `/dev/video0` when it exists.

@@ -18,6 +18,9 @@ public struct VideoSettings: Sendable, Equatable {
     public var encoderSpeed = -12
     public var encoderThreads = 1
 
+    /// The defaults (no `[video]` table).
+    public init() {}
+
     init(_ reader: ConfigReader?) {
         guard let reader else { return }
         if let text = reader.string("source") {
@@ -45,7 +48,8 @@ public struct VideoSettings: Sendable, Equatable {
         reader.rejectUnknownKeys()
     }
 
-    private static func source(_ text: String) -> Source? {
+    /// A `source` value as the config file writes it (also `intercomd camera-test --source`).
+    public static func source(_ text: String) -> Source? {
         switch text {
         case "auto": return .auto
         case "testpattern", "test-pattern": return .testPattern

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Fixed-width text for the benchmark report.
-enum BenchFormat {
-    static func fixed(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
+/// Fixed-width text for the benchmark report (and `intercomd camera-test`'s).
+public enum BenchFormat {
+    public static func fixed(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

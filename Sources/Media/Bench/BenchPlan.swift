@@ -33,6 +33,11 @@ public struct BenchPlan: Sendable {
     /// Built `bench/vp8bench.c` and `bench/opusbench.c`; nil skips the raw side.
     public var vp8benchPath: String?
     public var opusbenchPath: String?
+    /// Built `Tests/bench/mjpegbench.c`; nil measures our MJPEG decoding only.
+    public var mjpegbenchPath: String?
+    /// The webcam sizes the MJPEG decode comparison uses, and its frames per clip.
+    public var mjpegSizes: [(width: Int, height: Int)] = [(640, 480), (1280, 720)]
+    public var mjpegFrames = 120
     public var opusKbps = 32
     public var opusComplexity = 10
     public var audioSeconds = 60

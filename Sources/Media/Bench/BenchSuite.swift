@@ -47,7 +47,26 @@ public enum BenchSuite {
         }
         emit("\n== Opus encode, 48 kHz mono, 20 ms frames, \(plan.opusKbps) kb/s, complexity \(plan.opusComplexity), VoIP, FEC on")
         let opus = try OpusComparison.run(plan: plan, emit: emit)
+        let mjpeg = try runMJPEG(plan: plan, emit: emit)
         emit("\n" + BenchSummary.text(plan: plan, video: video, opus: opus, latency: latency))
+        for comparison in mjpeg { emit(comparison.summary) }
+    }
+
+    /// The MJPEG decode comparison alone (`intercomd bench --only mjpeg`), each size's summary line last.
+    @discardableResult
+    public static func runMJPEG(plan: BenchPlan, emit: (String) -> Void) throws(BenchError) -> [MJPEGComparison] {
+        do { try Directories.createIfMissing(plan.clipDirectory, permissions: 0o755) } catch { throw .system(error) }
+        var comparisons: [MJPEGComparison] = []
+        for (width, height) in plan.mjpegSizes {
+            emit("\n== MJPEG decode \(width)x\(height) (4:2:2, like a webcam) to I420, \(plan.mjpegFrames) frames, "
+                + "\(plan.repeats) alternating passes")
+            let comparison = try MJPEGComparison.run(
+                clipDirectory: plan.clipDirectory, width: width, height: height, frames: plan.mjpegFrames,
+                repeats: plan.repeats, mjpegbench: plan.mjpegbenchPath, invocation: plan.invocation, emit: emit)
+            emit(comparison.summary)
+            comparisons.append(comparison)
+        }
+        return comparisons
     }
 }
 

@@ -2,10 +2,11 @@ import Foundation
 import IntercomPlatform
 import Synchronization
 
-/// The running capture → encode pipeline, as the agent wires it: `TestPatternSource` in real time on a
-/// `VideoCaptureThread`, a `LatestValueMailbox`, a `VP8Encoder` on its own thread publishing to an
-/// `EncodedFrameBroadcaster` with one draining subscriber. Latency is the frame's capture timestamp to the
-/// moment its encoded frame is published (`CLOCK_MONOTONIC`).
+/// The running capture → encode pipeline, as the agent wires it: a source (`TestPatternSource` in real time
+/// for the benchmark, the real camera for `intercomd camera-test`) on a `VideoCaptureThread`, a
+/// `LatestValueMailbox`, a `VP8Encoder` on its own thread publishing to an `EncodedFrameBroadcaster` with one
+/// draining subscriber. Latency is the frame's capture timestamp to the moment its encoded frame is
+/// published (`CLOCK_MONOTONIC`).
 public struct CaptureLatencyMeasurement: Sendable, Equatable {
     public let width: Int
     public let height: Int
@@ -26,9 +27,11 @@ public struct CaptureLatencyMeasurement: Sendable, Equatable {
 
 public enum CaptureLatencyBench {
     /// Runs the pipeline until `frames` frames are encoded (the first `warmUpFrames` are not counted).
-    /// Blocks the calling thread; never call from the cooperative pool.
+    /// `progress` hears the encoded-frame count about once a second. A source that fails (or delivers nothing
+    /// for 2 s) ends the run with its error. Blocks the calling thread; never call from the cooperative pool.
     public static func run(
-        configuration: VP8EncoderConfiguration, frames: Int, warmUpFrames: Int = 15
+        configuration: VP8EncoderConfiguration, frames: Int, warmUpFrames: Int = 15,
+        makeSource: (@Sendable () -> any VideoSource)? = nil, progress: (@Sendable (Int) -> Void)? = nil
     ) throws(BenchError) -> CaptureLatencyMeasurement {
         let mailbox = LatestValueMailbox<I420Frame>()
         let shared = PipelineRunState()
@@ -41,17 +44,18 @@ public enum CaptureLatencyBench {
         }
         let capture = VideoCaptureThread(
             name: "bench-capture",
-            makeSource: {
+            makeSource: makeSource ?? {
                 TestPatternSource(
                     width: configuration.width, height: configuration.height,
                     frameRate: FrameRate(configuration.framesPerSecond), timing: .realtime)
             },
-            deliver: { mailbox.put($0) })
+            deliver: { mailbox.put($0) },
+            onFinish: { _ in mailbox.close() })
         let finished = DispatchSemaphore(value: 0)
         let encoderThread = Thread {
             let result = encodeLoop(
                 configuration: configuration, mailbox: mailbox, broadcaster: broadcaster,
-                frames: frames, warmUpFrames: warmUpFrames)
+                frames: frames, warmUpFrames: warmUpFrames, progress: progress)
             shared.outcome.withLock { $0 = result }
             finished.signal()
         }
@@ -65,7 +69,12 @@ public enum CaptureLatencyBench {
         _ = drained.wait(timeout: .now() + 2)
         let result = shared.outcome.withLock { $0 }!
         let run: PipelineRun
-        do { run = try result.get() } catch { throw error }
+        do {
+            run = try result.get()
+        } catch {
+            if case .pipelineStalled = error, let failure = capture.failure { throw .video(failure) }
+            throw error
+        }
         return CaptureLatencyMeasurement(
             width: configuration.width, height: configuration.height, framesEncoded: run.latencies.count,
             latency: LatencySummary(milliseconds: run.latencies)!,
@@ -78,7 +87,7 @@ public enum CaptureLatencyBench {
     /// The encoder thread's body: returns the measured latencies (after warm-up), CPU and memory.
     private static func encodeLoop(
         configuration: VP8EncoderConfiguration, mailbox: LatestValueMailbox<I420Frame>,
-        broadcaster: EncodedFrameBroadcaster, frames: Int, warmUpFrames: Int
+        broadcaster: EncodedFrameBroadcaster, frames: Int, warmUpFrames: Int, progress: (@Sendable (Int) -> Void)?
     ) -> Result<PipelineRun, BenchError> {
         let encoder: VP8Encoder
         do { encoder = try VP8Encoder(configuration: configuration) } catch { return .failure(.vpx(error)) }
@@ -87,6 +96,7 @@ public enum CaptureLatencyBench {
         var encodedCount = 0
         var cpuStart = CPUClock.process()
         var wallStart = MonotonicClock.now()
+        var nextProgress = wallStart + .seconds(1)
         while latencies.count < frames {
             guard let frame = mailbox.take(timeout: .seconds(2)) else {
                 return .failure(.pipelineStalled(framesEncoded: encodedCount))
@@ -96,6 +106,10 @@ public enum CaptureLatencyBench {
             for packet in encoded { broadcaster.publish(packet) }
             let available = MonotonicClock.now()
             encodedCount += 1
+            if let progress, available >= nextProgress {
+                progress(encodedCount)
+                nextProgress = available + .seconds(1)
+            }
             if encodedCount == warmUpFrames {
                 cpuStart = CPUClock.process()
                 wallStart = available

@@ -31,6 +31,8 @@ public final class V4L2CaptureSource: VideoSource {
     /// the device lists for the requested size and rate. NV12, YU12, YUYV and MJPEG on any device, NV12M and
     /// YM12 on multi-planar ones (others are ignored).
     public let preferredFormats: [PixelFormat]
+    /// Native YUV first (no decoding), MJPEG last.
+    public static let defaultFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg]
     public let frameTimeout: Duration
     public let bufferCount: Int
 
@@ -59,7 +61,7 @@ public final class V4L2CaptureSource: VideoSource {
 
     public init(
         path: String, width: Int = 640, height: Int = 480, frameRate: FrameRate = FrameRate(30),
-        preferredFormats: [PixelFormat] = [.nv12, .yuv420, .nv12m, .yuv420m, .yuyv, .mjpeg],
+        preferredFormats: [PixelFormat] = V4L2CaptureSource.defaultFormats,
         frameTimeout: Duration = .seconds(2), bufferCount: Int = 4, memory: V4L2CameraMemory? = nil,
         sysfs: String = "/sys/class/video4linux"
     ) {
@@ -270,10 +272,13 @@ public final class V4L2CaptureSource: VideoSource {
         lastSequence = sequence
     }
 
-    /// The driver's stamp when it is on `CLOCK_MONOTONIC` (what `MonotonicClock` reads); otherwise now.
+    /// The driver's stamp when it is on `CLOCK_MONOTONIC` (what `MonotonicClock` reads); otherwise now. Never
+    /// later than now: vivid stamps frames on its ideal schedule, which can run ahead of the dequeue (seen
+    /// as negative capture → encoded latencies in `camera-test` under QEMU).
     private func captureTime(of buffer: V4L2DequeuedBuffer) -> Duration {
+        let now = MonotonicClock.now()
         let kind = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK)
-        guard kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) else { return MonotonicClock.now() }
-        return .seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec))
+        guard kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) else { return now }
+        return min(.seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec)), now)
     }
 }

@@ -7,7 +7,9 @@ extension PixelConversion {
         to target: UnsafeMutableBufferPointer<UInt8>, width targetWidth: Int, height targetHeight: Int, stride: Int
     ) {
         guard sourceWidth > 0, sourceHeight > 0, source.count >= sourceWidth * sourceHeight else { return }
-        let columns = (0..<targetWidth).map { span(of: $0, sourceCount: sourceWidth, targetCount: targetWidth) }
+        // Only the general path needs the column spans (a 4:2:2 source has the target's width).
+        let columns = sourceWidth == targetWidth ? []
+            : (0..<targetWidth).map { span(of: $0, sourceCount: sourceWidth, targetCount: targetWidth) }
         for row in 0..<targetHeight {
             let rows = span(of: row, sourceCount: sourceHeight, targetCount: targetHeight)
             let out = row * stride
@@ -20,11 +22,12 @@ extension PixelConversion {
                 continue
             }
             for column in 0..<targetWidth {
+                let sourceColumns = columns.isEmpty ? column..<(column + 1) : columns[column]
                 var sum = 0
                 for sourceRow in rows {
-                    for sourceColumn in columns[column] { sum += Int(source[sourceRow * sourceWidth + sourceColumn]) }
+                    for sourceColumn in sourceColumns { sum += Int(source[sourceRow * sourceWidth + sourceColumn]) }
                 }
-                let count = rows.count * columns[column].count
+                let count = rows.count * sourceColumns.count
                 target[out + column] = UInt8((sum + count / 2) / count)
             }
         }

@@ -2,8 +2,9 @@ import ArgumentParser
 import IntercomPlatform
 import Media
 
-/// `intercomd bench`: our media pipeline against raw libvpx/libopus (bench/vp8bench.c, bench/opusbench.c)
-/// on the same test-pattern frames and settings, with every command line printed (docs/benchmarks.md).
+/// `intercomd bench`: our media pipeline against raw libvpx/libopus (bench/vp8bench.c, bench/opusbench.c) and
+/// our MJPEG decoding against raw TurboJPEG (Tests/bench/mjpegbench.c) on the same frames and settings, with
+/// every command line printed (docs/benchmarks.md).
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -21,6 +22,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "The built bench/opusbench.c; omit to measure our side only.")
     var opusbench: String?
+
+    @Option(help: "The built Tests/bench/mjpegbench.c; omit to measure our MJPEG decoding only.")
+    var mjpegbench: String?
+
+    @Option(help: "Run only one part: mjpeg (the MJPEG decode comparison).")
+    var only: String?
 
     @Option(help: "Comma-separated WIDTHxHEIGHT@KBPS (default 320x240@300,640x480@800,1280x720@1500).")
     var sizes: String?
@@ -51,6 +58,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--threads is 1…16, --cpu-used −16…16, --opus-complexity 0…10")
         }
         _ = try parsedSizes()
+        if let only, only != "mjpeg" { throw ValidationError("--only takes mjpeg") }
     }
 
     func run() throws {
@@ -64,8 +72,11 @@ struct BenchCommand: ParsableCommand {
         plan.opusComplexity = opusComplexity
         plan.vp8benchPath = vp8bench
         plan.opusbenchPath = opusbench
+        plan.mjpegbenchPath = mjpegbench
         do {
-            if writeClips {
+            if only == "mjpeg" {
+                try BenchSuite.runMJPEG(plan: plan, emit: { print($0) })
+            } else if writeClips {
                 try BenchSuite.writeClips(plan: plan, overwrite: true, emit: { print($0) })
             } else {
                 try BenchSuite.run(plan: plan, emit: { print($0) })

@@ -50,7 +50,7 @@ struct CallCommand: AsyncParsableCommand {
         let logger = Logger(label: "intercomd call")
         let store = StateStore(directory: configuration.state.directory)
         try store.prepare()
-        let (identity, _) = try store.loadOrCreateIdentity()
+        let (identity, _, _) = try store.loadOrCreateIdentity()
         let session = BackendSession(settings: configuration.backend, identity: identity, store: store, logger: logger,
                                      policy: RetryPolicy(maxAttempts: 2))
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)

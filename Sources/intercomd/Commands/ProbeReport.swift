@@ -23,6 +23,12 @@ enum ProbeReport {
                 }
                 out.append("    \(format.pixelFormat)  \(sizes.joined(separator: "  "))" + (format.sizes.count > 8 ? "  …" : ""))
             }
+            for (width, height) in [(640, 480), (1280, 720)] {
+                let choice = V4L2FormatChoice.choose(
+                    preferred: V4L2CaptureSource.defaultFormats, offered: device.formats, bufferType: device.bufferType,
+                    width: width, height: height, framesPerSecond: 30)
+                out.append("    at \(width)x\(height) 30 fps the agent captures " + (choice.order.first.map { "\($0): \(choice.reason)" } ?? "nothing: \(choice.reason)"))
+            }
         }
         out += videoFailures.map { "  could not inspect: \($0)" }
 
