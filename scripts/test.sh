@@ -40,8 +40,8 @@ STAGES=(
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
     "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size. Uses the packaging stage's release binary when it is newer than the sources, else the build's"
     "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
-    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests)"
-    "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
+    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, vimc and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests, libcamera capture LibcameraVimcTests)"
+    "harness-call|bin|hardware harness: calls end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button), then the same call filming vimc through libcamera"
     "fuzz|-|fuzzing (fixed budget per target)"
 )
 
@@ -178,6 +178,7 @@ stage_binary_contents() {
 stage_unit() {
     local swift_status swift_tests audio_tests xctests
     swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip ALSALoopbackTests \
+        --skip LibcameraVimcTests \
         --skip DeviceAudioTests --skip ICEAgentHeapTests \
         > "$logs/swift-test.log" 2>&1
     swift_status=$?
@@ -254,7 +255,7 @@ stage_harness_tests() {
     local gpio_status gpio_tests
     # One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
     bash Tests/hardware/harness.sh run -t 720 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
-        --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests" \
+        --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|ALSALoopbackTests|LibcameraVimcTests" \
         > "$logs/harness-gpio.log" 2>&1
     gpio_status=$?
     grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
@@ -267,7 +268,8 @@ stage_harness_tests() {
 }
 
 stage_harness_call() {
-    if bash Tests/hardware/harness.sh call-e2e "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
+    # Two calls in one guest boot: vivid through V4L2, then vimc through libcamera.
+    if INTERCOM_HARNESS_TIMEOUT=${INTERCOM_HARNESS_TIMEOUT:-480} bash Tests/hardware/harness.sh call-e2e --camera both "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
         grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
         passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
     else

@@ -3,8 +3,8 @@ import IntercomConfig
 import Media
 
 extension MediaService.Settings {
-    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, the test pattern,
-    /// or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
+    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, a libcamera camera,
+    /// the test pattern, or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
     /// call's media start, each reopen), so a camera plugged in after the agent started is used from the next
     /// call on; while there is none, the test pattern stands in.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
@@ -20,6 +20,7 @@ extension MediaService.Settings {
         case .auto: { firstCamera(in: devicesDirectory).map(camera) ?? testPattern() }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
+        case .libcamera(let id): { LibcameraVideoSource(cameraID: id, width: width, height: height, frameRate: FrameRate(fps)) }
         }
         var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
                             minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
@@ -57,6 +58,7 @@ extension MediaService.Settings {
             ?? "test pattern until a camera appears at \(devicesDirectory)/video0"
         case .testPattern: "test pattern"
         case .y4mFile(let path): "video file \(path)"
+        case .libcamera(let id): id.map { "libcamera camera \($0)" } ?? "the first libcamera camera"
         }
     }
 }
