@@ -35,6 +35,26 @@ struct LibcameraFormatTests {
         #expect(LibcameraFrameTiming.pollTimeoutMilliseconds(FrameRate(1000), limit: .seconds(2)) == 5)
     }
 
+    @Test("pacing a 24 fps camera to 5 fps delivers 5 fps in the long run, not 6 (every 4th or 5th frame)")
+    func pacingRate() {
+        var pacer = LibcameraFramePacer(rate: FrameRate(5))
+        let cameraInterval = Duration.seconds(1) / 24
+        var delivered = 0
+        for frame in 0..<240 where pacer.admit(cameraInterval * frame) { delivered += 1 }  // 10 s of camera frames
+        #expect((49...51).contains(delivered), "\(delivered) frames in 10 s")
+    }
+
+    @Test("pacing keeps every frame of a camera at the requested rate despite jitter, and restarts after a stall")
+    func pacingJitterAndStall() {
+        var pacer = LibcameraFramePacer(rate: FrameRate(30))
+        let jittered: [Duration] = [.milliseconds(0), .milliseconds(31), .milliseconds(70), .milliseconds(98), .milliseconds(135)]
+        let admitted = jittered.map { pacer.admit($0) }
+        #expect(admitted == [true, true, true, true, true])
+        // A 5 s stall: the next frame is delivered, and no burst follows it.
+        let afterStall = [Duration.seconds(5), .seconds(5) + .milliseconds(10), .seconds(5) + .milliseconds(34)].map { pacer.admit($0) }
+        #expect(afterStall == [true, false, true])
+    }
+
     @Test("YUV420 in one dmabuf plane and in three planes decode to the same I420 frame")
     func yuv420Layouts() throws {
         let (width, height, stride) = (4, 2, 8)  // padded lines: Y 8 bytes, U/V 4 bytes apart

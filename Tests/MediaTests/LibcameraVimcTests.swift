@@ -85,6 +85,21 @@ struct LibcameraVimcTests {
         #expect((3...65).contains(measured))
     }
 
+    @Test("vimc ignores FrameDurationLimits, so a 5 fps request is kept by skipping early frames: 3.5 to 6 fps")
+    func pacedToRequestedRate() throws {
+        let source = LibcameraVideoSource(cameraID: try Vimc.cameraID(), width: 480, height: 360, frameRate: FrameRate(5))
+        try source.open()
+        defer { source.close() }
+        #expect(source.negotiated?.frameRateApplied == false)
+        _ = try Vivid.frames(1, from: source)
+        let start = MonotonicClock.now()
+        _ = try Vivid.frames(15, from: source)
+        let measured = 15 / (Double((MonotonicClock.now() - start) / .milliseconds(1)) / 1000)
+        print("LibcameraVimcTests: 5 fps requested, \(measured) fps delivered, \(source.pacedFrames) paced")
+        #expect((3.5...6).contains(measured))
+        #expect(source.pacedFrames > 0)
+    }
+
     @Test("capture timestamps (SensorTimestamp) strictly increase and are close to CLOCK_MONOTONIC now")
     func timestamps() throws {
         let source = Vimc.source(try Vimc.cameraID())

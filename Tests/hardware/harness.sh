@@ -221,6 +221,8 @@ do_run() {
         | sed "s/.*\(HARNESS-\(BEGIN\|EXIT\|SETUP-FAILED\)-$nonce \)/\1/" > "$console.clean"
     if [ -n "${INTERCOM_HARNESS_KEEP_CONSOLE:-}" ]; then cp "$console.clean" "$INTERCOM_HARNESS_KEEP_CONSOLE"; fi
 
+    # What the guest reported about its devices before the command (guest-init.sh: "harness: ...").
+    grep '^harness: ' "$console.clean" | while read -r line; do say "guest ${line#harness: }"; done
     local begin_line exit_line
     begin_line=$(grep -m1 "^HARNESS-BEGIN-$nonce " "$console.clean" || true)
     exit_line=$(grep -m1 "^HARNESS-EXIT-$nonce " "$console.clean" || true)

@@ -4,7 +4,8 @@ import IntercomPlatform
 
 /// A camera driven through libcamera (Raspberry Pi camera modules behind the Pi's ISP; vimc in the
 /// harness): one stream of the `VideoRecording` role in the first of `preferredFormats` the camera accepts,
-/// at the requested size and (when the camera takes `FrameDurationLimits`) frame rate. libcamera completes
+/// at the requested size and frame rate (`FrameDurationLimits` when the camera takes it, otherwise by handing
+/// early frames straight back). libcamera completes
 /// requests on its own thread; the C shim queues them and each `nextFrame()` waits at most one frame
 /// interval for one, copies it into I420 and requeues the request at once.
 ///
@@ -27,10 +28,14 @@ public final class LibcameraVideoSource: VideoSource {
     /// Frames the camera skipped, from gaps in `FrameMetadata::sequence` and buffers completed with an error,
     /// summed over the life of this object.
     public private(set) var droppedFrames: UInt64 = 0
+    /// Frames handed straight back because they came sooner than `requestedFrameRate` allows, on cameras that
+    /// ignore `FrameDurationLimits` (converting them would only cost CPU the encoder needs).
+    public private(set) var pacedFrames: UInt64 = 0
 
     private var capture: OpaquePointer?
     private var lastSequence: UInt32?
     private var lastFrameAt: Duration = .zero
+    private var pacer: LibcameraFramePacer
     private var blankFrame: I420Frame?
 
     public init(
@@ -45,6 +50,7 @@ public final class LibcameraVideoSource: VideoSource {
         self.requestedFrameRate = frameRate
         self.preferredFormats = preferredFormats
         self.frameTimeout = frameTimeout
+        self.pacer = LibcameraFramePacer(rate: frameRate)
     }
 
     deinit { close() }
@@ -86,6 +92,7 @@ public final class LibcameraVideoSource: VideoSource {
             stride: Int(configuration.stride), bufferCount: Int(configuration.buffer_count),
             frameRateApplied: configuration.frame_duration_applied != 0, frameRate: requestedFrameRate)
         lastSequence = nil
+        pacer = LibcameraFramePacer(rate: requestedFrameRate)
         lastFrameAt = MonotonicClock.now()
     }
 
@@ -110,13 +117,19 @@ public final class LibcameraVideoSource: VideoSource {
         lastFrameAt = MonotonicClock.now()
         droppedFrames += LibcameraFrameTiming.droppedFrames(previous: lastSequence, current: completed.sequence)
         lastSequence = completed.sequence
+        let captureTime: Duration = completed.sensor_timestamp_ns > 0
+            ? .nanoseconds(completed.sensor_timestamp_ns) : MonotonicClock.now()
+        if !format.frameRateApplied, !pacer.admit(captureTime) {
+            pacedFrames += 1
+            try requeue(completed, capture, camera: format.cameraID)
+            return nil
+        }
         var frame: I420Frame?
         var conversionError: PixelConversionError?
         if completed.error == 0 {
             var decoded = blankFrame ?? I420Frame(width: format.width, height: format.height)
             blankFrame = decoded
-            decoded.captureTime = completed.sensor_timestamp_ns > 0
-                ? .nanoseconds(completed.sensor_timestamp_ns) : MonotonicClock.now()
+            decoded.captureTime = captureTime
             decoded.sequence = UInt64(completed.sequence)
             do {
                 try LibcameraFrameDecoder.decode(planes(of: completed), format: format, into: &decoded)
