@@ -39,7 +39,7 @@ STAGES=(
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
     "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size. Uses the packaging stage's release binary when it is newer than the sources, else the build's"
-    "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
+    "harness|bin|hardware harness (QEMU TCG: vivid, vimc, snd-aloop, gpio-sim) smoke with intercomd probe"
     "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, vimc and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, ALSALoopbackTests, libcamera capture LibcameraVimcTests)"
     "harness-call|bin|hardware harness: calls end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button), then the same call filming vimc through libcamera"
     "fuzz|-|fuzzing (fixed budget per target)"

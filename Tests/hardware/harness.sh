@@ -222,7 +222,9 @@ do_run() {
     if [ -n "${INTERCOM_HARNESS_KEEP_CONSOLE:-}" ]; then cp "$console.clean" "$INTERCOM_HARNESS_KEEP_CONSOLE"; fi
 
     # What the guest reported about its devices before the command (guest-init.sh: "harness: ...").
-    grep '^harness: ' "$console.clean" | while read -r line; do say "guest ${line#harness: }"; done
+    awk -v b="HARNESS-BEGIN-$nonce " 'index($0, b) == 1 { exit }
+        { i = index($0, "harness: "); if (i) print "guest: " substr($0, i + 9) }' "$console.clean" \
+        | while read -r line; do say "$line"; done
     local begin_line exit_line
     begin_line=$(grep -m1 "^HARNESS-BEGIN-$nonce " "$console.clean" || true)
     exit_line=$(grep -m1 "^HARNESS-EXIT-$nonce " "$console.clean" || true)
