@@ -270,7 +270,7 @@ stage_harness_tests() {
 stage_harness_call() {
     # Two calls in one guest boot: vivid through V4L2, then vimc through libcamera.
     if INTERCOM_HARNESS_TIMEOUT=${INTERCOM_HARNESS_TIMEOUT:-480} bash Tests/hardware/harness.sh call-e2e --camera both "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
-        grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
+        grep -E "^(PASS|FAIL)|^received|^call-e2e: the" "$logs/harness-call.log"
         passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
     else
         tail -n 40 "$logs/harness-call.log"
