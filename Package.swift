@@ -48,6 +48,8 @@ let package = Package(
         debianLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
         // A C++ API: only its pkg-config flags, for the C shim below.
         debianLibrary("CWebRTCAPM", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
+        // Raspberry Pi camera modules (and vimc in the harness): a C++ API, flags only, like CWebRTCAPM.
+        debianLibrary("CLibcamera", pkgConfig: "libcamera", apt: "libcamera-dev"),
         // Macros, variadic functions and callbacks Swift cannot import, as plain C functions: one shim target per
         // library, depending on that library alone, so a Swift target links only the libraries it uses. Every
         // shim function keeps the `CIntercomShims_` prefix (one namespace for all shims in a symbol table).
@@ -66,6 +68,9 @@ let package = Package(
             dependencies: ["CWebRTCAPM"],
             cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]
         ),
+        // libcamera's CameraManager, Camera and Request as C functions on an opaque capture handle; completed
+        // requests wait in a queue Swift pulls from with a timeout. libcamera's headers need C++17.
+        .target(name: "CLibcameraCapture", dependencies: ["CLibcamera"]),
 
         // ── Swift targets, one per concern ───────────────────────────────────────────────────────
         // OS edges shared by everything: typed errno errors, atomic files, systemd notify, logging.
@@ -100,7 +105,7 @@ let package = Package(
             name: "Media",
             dependencies: [
                 "IntercomPlatform", "CV4L2", "CV4L2Shims", "CALSA", "CALSAShims", "CVPX", "CVPXShims", "COpus", "COpusShims",
-                "CTurboJPEG", "CWebRTCAudioProcessing",
+                "CTurboJPEG", "CWebRTCAudioProcessing", "CLibcameraCapture",
             ]
         ),
         // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.

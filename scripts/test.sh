@@ -23,7 +23,7 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 STAGES=(
     "build|-|swift build --build-tests (fails on any compiler warning in Sources/ or Tests/)"
     "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
-    "unit|tests|swift test on the host (the gpio-sim, vivid and snd-aloop tests run in the harness-tests stage)"
+    "unit|tests|swift test on the host (the gpio-sim, vivid, vimc and snd-aloop tests run in the harness-tests stage)"
     "security|bin|security: a real intercom-server attacked over real sockets (viewer roles in the relay, LiveQuery after logout, signalURL vs Host, malformed HTTP, 1,500 idle connections, query cost limits, proxies and the master key)"
     "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server)"
     "interop|bin|WebRTC interop: headless Chromium plays intercom-dev webrtc-send's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
@@ -39,9 +39,9 @@ STAGES=(
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
     "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size; MJPEG decode against raw TurboJPEG (mjpegbench.c, ≤ 1.10x). Uses the packaging stage's release binary when it is newer than the sources, else the build's"
-    "harness|bin|hardware harness (QEMU TCG: vivid, snd-aloop, gpio-sim) smoke with intercomd probe"
-    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, uvcvideo (a UVC gadget on dummy_hcd: MJPEG, YUYV, corrupt frames, unplug) and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, V4L2UVCGadgetTests, ALSALoopbackTests)"
-    "harness-call|bin|hardware harness: one call end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button)"
+    "harness|bin|hardware harness (QEMU TCG: vivid, vimc, snd-aloop, gpio-sim) smoke with intercomd probe"
+    "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, vimc, uvcvideo (a UVC gadget on dummy_hcd: MJPEG, YUYV, corrupt frames, unplug) and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, V4L2UVCGadgetTests, ALSALoopbackTests, libcamera capture LibcameraVimcTests)"
+    "harness-call|bin|hardware harness: calls end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button), then the same call filming vimc through libcamera"
     "fuzz|-|fuzzing (fixed budget per target)"
 )
 
@@ -178,6 +178,7 @@ stage_binary_contents() {
 stage_unit() {
     local swift_status swift_tests audio_tests xctests
     swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip V4L2UVCGadgetTests --skip ALSALoopbackTests \
+        --skip LibcameraVimcTests \
         --skip DeviceAudioTests --skip ICEAgentHeapTests \
         > "$logs/swift-test.log" 2>&1
     swift_status=$?
@@ -256,7 +257,7 @@ stage_harness_tests() {
     local gpio_status gpio_tests
     # One suite at a time: in the 2-vCPU TCG guest the call test's in-process server would starve vivid's frame-rate test.
     bash Tests/hardware/harness.sh run -t 720 -- "$bin/intercomPackageTests.xctest" --testing-library swift-testing \
-        --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|V4L2UVCGadgetTests|ALSALoopbackTests" \
+        --no-parallel --filter "GPIOSimTests|GPIOSimCallTests|V4L2VividTests|V4L2VividMultiPlanarTests|V4L2UVCGadgetTests|ALSALoopbackTests|LibcameraVimcTests" \
         > "$logs/harness-gpio.log" 2>&1
     gpio_status=$?
     grep -E "✘|✔ Test |Test run|error" "$logs/harness-gpio.log" || true
@@ -269,8 +270,9 @@ stage_harness_tests() {
 }
 
 stage_harness_call() {
-    if bash Tests/hardware/harness.sh call-e2e "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
-        grep -E "^(PASS|FAIL)|^received" "$logs/harness-call.log"
+    # Two calls in one guest boot: vivid through V4L2, then vimc through libcamera.
+    if INTERCOM_HARNESS_TIMEOUT=${INTERCOM_HARNESS_TIMEOUT:-480} bash Tests/hardware/harness.sh call-e2e --camera both "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
+        grep -E "^(PASS|FAIL)|^received|^call-e2e: the" "$logs/harness-call.log"
         passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
     else
         tail -n 40 "$logs/harness-call.log"

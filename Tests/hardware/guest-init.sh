@@ -72,6 +72,15 @@ for node in /dev/video0 /dev/video1 /dev/snd/controlC0 /dev/gpiochip0; do
     [ -e "$node" ] || fail "missing $node"
 done
 
+# No udevd here: libcamera enumerates cameras through libudev and keeps only devices udev has initialized,
+# i.e. those with a /run/udev/data entry. An empty entry per media and V4L2 node marks them initialized.
+mkdir -p /host/run/udev/data
+for dev in /sys/bus/media/devices/*/dev /sys/class/video4linux/*/dev; do
+    [ -f "$dev" ] && : > "/host/run/udev/data/c$(cat "$dev")"
+done
+echo "harness: vimc $(grep -q '^vimc ' /proc/modules && echo loaded || echo MISSING)," \
+    "$(ls /sys/bus/media/devices 2>/dev/null | wc -l) media devices, udev entries for libcamera in /run/udev/data"
+
 cp /etc/harness/command.sh /host/tmp/.harness-command.sh || fail "copy command"
 echo "HARNESS-BEGIN-$HARNESS_NONCE $(cut -d' ' -f1 /proc/uptime)"
 chroot /host /bin/sh /tmp/.harness-command.sh < /dev/null 2>&1

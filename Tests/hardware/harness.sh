@@ -1,7 +1,7 @@
 #!/bin/bash
 # QEMU hardware harness: boots Debian's own 6.1 kernel under TCG with real drivers (vivid V4L2 camera,
-# snd-aloop ALSA loopback, an out-of-tree gpio-sim chip) and runs a host command inside it, against the
-# host root mounted read-only over 9p. See docs/hardware-harness.md.
+# snd-aloop ALSA loopback, an out-of-tree gpio-sim chip, an out-of-tree vimc media-controller camera for
+# libcamera) and runs a host command inside it, against the host root mounted read-only over 9p. See docs/hardware-harness.md.
 #
 #   harness.sh build                 build (or reuse) the cached kernel, modules and initramfs
 #   harness.sh run [-t SECS] -- CMD  run CMD in the guest; exit with CMD's status
@@ -39,6 +39,9 @@ HOST_PACKAGES+=("${UVC_HOST_PACKAGES[@]}")
 
 EXIT_BOOT=90 EXIT_TIMEOUT=91 EXIT_BUILD=92 EXIT_NO_STATUS=93
 
+# shellcheck source=vimc/vimc.sh
+. "$HERE/vimc/vimc.sh"
+
 say() { printf '[harness %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { local code=$1; shift; say "ERROR: $*"; exit "$code"; }
 
@@ -62,8 +65,8 @@ install_packages() {
 
 # Everything that shapes the cached artefacts; a change rebuilds them.
 build_fingerprint() {
-    { cat "$HERE/guest-init.sh" "$HERE/gpio-sim/Kbuild"
-      declare -p GUEST_MODULES; declare -f do_build build_gpio_sim copy_module; uvc_build_inputs; } | sha256sum | cut -c1-16
+    { cat "$HERE/guest-init.sh" "$HERE/gpio-sim/Kbuild" "$HERE/vimc/Kbuild" "$HERE/vimc/vimc.sh"
+      declare -p GUEST_MODULES; declare -f do_build build_gpio_sim copy_module add_module_closure; uvc_build_inputs; } | sha256sum | cut -c1-16
 }
 
 do_build() {
@@ -98,33 +101,19 @@ do_build() {
     cp "$dir/image/boot/vmlinuz-$kver" "$dir/vmlinuz"
     depmod -b "$dir/image" "$kver"
 
-    say "step 3/6: gpio-sim out-of-tree module (linux-source-6.1 + linux-headers-$kver)"
+    say "step 3/6: gpio-sim and vimc out-of-tree modules (linux-source-6.1 + linux-headers-$kver)"
     build_gpio_sim "$kver" "$dir"
+    build_vimc "$kver" "$dir"
 
     say "step 4/6: module closure"
     local initramfs=$dir/initramfs
     rm -rf "$initramfs" && mkdir -p "$initramfs"/{bin,sbin,etc/harness,lib/modules,proc,sys,dev,host,tmp}
     : > "$initramfs/etc/harness/modules"
-    local spec name args ko
-    for spec in "${GUEST_MODULES[@]}"; do
-        name=${spec%% *}; args=""; [ "$name" = "$spec" ] || args=${spec#* }
-        local deps
-        deps=$(modprobe -d "$dir/image" -S "$kver" --show-depends "$name") \
-            || die $EXIT_BUILD "modprobe cannot resolve $name in linux-image-$kver"
-        while read -r verb path _; do
-            [ "$verb" = insmod ] || continue
-            ko=$(basename "$path")
-            cut -d' ' -f1 "$initramfs/etc/harness/modules" | grep -qxF "$ko" && continue
-            copy_module "$path" "$initramfs/lib/modules/$ko"
-            if [ "$(basename "$ko" .ko)" = "$name" ] || [ "$(basename "$ko" .ko | tr - _)" = "$(echo "$name" | tr - _)" ]; then
-                echo "$ko $args" >> "$initramfs/etc/harness/modules"
-            else
-                echo "$ko" >> "$initramfs/etc/harness/modules"
-            fi
-        done <<< "$deps"
-    done
+    local spec
+    for spec in "${GUEST_MODULES[@]}"; do add_module_closure "$spec"; done
     cp "$dir/gpio-sim/gpio-sim-oot.ko" "$initramfs/lib/modules/"
     echo "gpio-sim-oot.ko" >> "$initramfs/etc/harness/modules"
+    add_vimc_modules "$dir" "$initramfs"
     say "  USB webcam: dummy_hcd with isochronous IN (linux-source-6.1 + patch), uvc-feeder"
     build_uvc_gadget "$kver" "$dir" "$initramfs"
     say "  $(wc -l < "$initramfs/etc/harness/modules") modules: $(cut -d' ' -f1 "$initramfs/etc/harness/modules" | tr '\n' ' ')"
@@ -140,6 +129,26 @@ do_build() {
     say "step 6/6: done in $((SECONDS - started)) s -> $dir"
     echo "$fingerprint" > "$dir/stamp"
     echo "$kver" > "$CACHE/current"
+}
+
+# "name params...": the module and what it depends on (modprobe --show-depends in the kernel image), copied
+# into the initramfs and appended to its load list unless already there. Uses do_build's dir, kver, initramfs.
+add_module_closure() {
+    local spec=$1 name args ko deps
+    name=${spec%% *}; args=""; [ "$name" = "$spec" ] || args=${spec#* }
+    deps=$(modprobe -d "$dir/image" -S "$kver" --show-depends "$name") \
+        || die $EXIT_BUILD "modprobe cannot resolve $name in linux-image-$kver"
+    while read -r verb path _; do
+        [ "$verb" = insmod ] || continue
+        ko=$(basename "$path")
+        cut -d' ' -f1 "$initramfs/etc/harness/modules" | grep -qxF "$ko" && continue
+        copy_module "$path" "$initramfs/lib/modules/$ko"
+        if [ "$(basename "$ko" .ko)" = "$name" ] || [ "$(basename "$ko" .ko | tr - _)" = "$(echo "$name" | tr - _)" ]; then
+            echo "$ko $args" >> "$initramfs/etc/harness/modules"
+        else
+            echo "$ko" >> "$initramfs/etc/harness/modules"
+        fi
+    done <<< "$deps"
 }
 
 copy_module() {
@@ -219,6 +228,10 @@ do_run() {
         | sed "s/.*\(HARNESS-\(BEGIN\|EXIT\|SETUP-FAILED\)-$nonce \)/\1/" > "$console.clean"
     if [ -n "${INTERCOM_HARNESS_KEEP_CONSOLE:-}" ]; then cp "$console.clean" "$INTERCOM_HARNESS_KEEP_CONSOLE"; fi
 
+    # What the guest reported about its devices before the command (guest-init.sh: "harness: ...").
+    awk -v b="HARNESS-BEGIN-$nonce " 'index($0, b) == 1 { exit }
+        { i = index($0, "harness: "); if (i) print "guest: " substr($0, i + 9) }' "$console.clean" \
+        | while read -r line; do say "$line"; done
     local begin_line exit_line
     begin_line=$(grep -m1 "^HARNESS-BEGIN-$nonce " "$console.clean" || true)
     exit_line=$(grep -m1 "^HARNESS-EXIT-$nonce " "$console.clean" || true)
@@ -271,7 +284,7 @@ main() {
         call-e2e)
             do_run /bin/sh "$HERE/call-e2e.sh" "$@" ;;
         *)
-            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [BIN_DIR | --intercomd BIN --server BIN]" >&2
+            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [--camera vivid|libcamera|both] [BIN_DIR | --intercomd BIN --server BIN]" >&2
             exit 2 ;;
     esac
 }

@@ -68,6 +68,8 @@ if [ -x "$INTERCOMD" ]; then
     check "intercomd probe lists NM12 and YM12" sh -c 'grep -q "^    NM12 " /tmp/probe && grep -q "^    YM12 " /tmp/probe'
     check "intercomd probe lists the Loopback card" grep -q Loopback /tmp/probe
     check "intercomd probe lists the gpio-sim chip" grep -q intercom-gpio-sim /tmp/probe
+    check "intercomd probe lists libcamera's vimc camera with BGR888" \
+        sh -c 'grep -q "^  platform/vimc.0 Sensor B" /tmp/probe && grep -q "^    BGR888 " /tmp/probe'
     check "intercomd probe says vivid is captured in NV12 at 640x480, and why" \
         grep -q 'at 640x480 30 fps the agent captures NV12: ' /tmp/probe
 

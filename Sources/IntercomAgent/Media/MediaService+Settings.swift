@@ -3,8 +3,8 @@ import IntercomConfig
 import Media
 
 extension MediaService.Settings {
-    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, the test pattern,
-    /// or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
+    /// The pipeline `[video]` asks for: the camera named, the first V4L2 device for `auto`, a libcamera
+    /// camera, the test pattern, or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
     /// call's media start, each reopen) and every 2 s while the test pattern stands in for it, so a camera
     /// plugged in after the agent started is used within about 2 s, even in a running call.
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
@@ -42,6 +42,7 @@ extension MediaService.Settings {
         }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
+        case .libcamera(let id): { LibcameraVideoSource(cameraID: id, width: width, height: height, frameRate: FrameRate(fps)) }
         }
     }
 
@@ -74,6 +75,7 @@ extension MediaService.Settings {
             ?? "test pattern until a camera appears at \(devicesDirectory)/video0"
         case .testPattern: "test pattern"
         case .y4mFile(let path): "video file \(path)"
+        case .libcamera(let id): id.map { "libcamera camera \($0)" } ?? "the first libcamera camera"
         }
     }
 }

@@ -6,6 +6,9 @@ public struct VideoSettings: Sendable, Equatable {
         case testPattern
         case device(path: String)
         case y4mFile(path: String)
+        /// A camera through libcamera (Raspberry Pi camera modules): the first one, or the one with this id
+        /// (`intercomd probe` and `cam -l` list the ids).
+        case libcamera(cameraID: String?)
     }
 
     public var source: Source = .auto
@@ -28,7 +31,7 @@ public struct VideoSettings: Sendable, Equatable {
                 self.source = source
             } else {
                 reader.report("source", "expected \"auto\", \"testpattern\", a device path such as \"/dev/video0\", "
-                    + "or a .y4m file path, got \"\(text)\"")
+                    + "\"libcamera\", \"libcamera:<camera id>\" or a .y4m file path, got \"\(text)\"")
             }
         }
         width = reader.integer("width", in: 160...1920) ?? width
@@ -53,6 +56,10 @@ public struct VideoSettings: Sendable, Equatable {
         switch text {
         case "auto": return .auto
         case "testpattern", "test-pattern": return .testPattern
+        case "libcamera": return .libcamera(cameraID: nil)
+        case _ where text.hasPrefix("libcamera:"):
+            let id = String(text.dropFirst("libcamera:".count))
+            return id.isEmpty || id.contains("\0") ? nil : .libcamera(cameraID: id)
         case _ where text.hasPrefix("/dev/"): return .device(path: text)
         case _ where text.lowercased().hasSuffix(".y4m") && !text.contains("\0"): return .y4mFile(path: text)
         default: return nil

@@ -47,6 +47,7 @@ enum ConfigSummary {
         case .testPattern: return "test pattern"
         case .device(let path): return path
         case .y4mFile(let path): return path
+        case .libcamera(let id): return id.map { "libcamera camera \($0)" } ?? "first libcamera camera"
         }
     }
 }

@@ -2,8 +2,8 @@ import ArgumentParser
 import GPIO
 import Media
 
-/// `intercomd probe`: what this board really has (V4L2 ioctls, the ALSA control API, libgpiod), and a
-/// config fragment ready to paste. A board without camera, sound card or GPIO is not an error.
+/// `intercomd probe`: what this board really has (V4L2 ioctls, libcamera, the ALSA control API, libgpiod),
+/// and a config fragment ready to paste. A board without camera, sound card or GPIO is not an error.
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
@@ -15,6 +15,13 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         let video = V4L2Inventory.captureDevices(in: deviceDirectory)
+        var libcamera: [LibcameraInventory.Camera] = []
+        var libcameraFailure: String?
+        do {
+            libcamera = try LibcameraInventory.cameras()
+        } catch {
+            libcameraFailure = error.description
+        }
         let sound = ALSAInventory.cards()
         let gpio: [GPIOChipInfo]
         var gpioFailure: String?
@@ -25,6 +32,7 @@ struct ProbeCommand: ParsableCommand {
             gpioFailure = error.description
         }
         print(ProbeReport.text(video: video.devices, videoFailures: video.failures.map(\.description),
+                               libcamera: libcamera, libcameraFailure: libcameraFailure,
                                cards: sound.cards, soundFailures: sound.failures.map(\.description),
                                chips: gpio, gpioFailure: gpioFailure))
     }

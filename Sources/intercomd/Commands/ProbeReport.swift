@@ -10,8 +10,9 @@ enum ProbeReport {
     ]
 
     static func text(
-        video: [V4L2CaptureDevice], videoFailures: [String], cards: [ALSACard], soundFailures: [String],
-        chips: [GPIOChipInfo], gpioFailure: String?
+        video: [V4L2CaptureDevice], videoFailures: [String], libcamera: [LibcameraInventory.Camera] = [],
+        libcameraFailure: String? = nil, cards: [ALSACard], soundFailures: [String], chips: [GPIOChipInfo],
+        gpioFailure: String?
     ) -> String {
         var out: [String] = ["Video capture devices (V4L2):"]
         if video.isEmpty { out.append("  no capture devices found") }
@@ -31,6 +32,17 @@ enum ProbeReport {
             }
         }
         out += videoFailures.map { "  could not inspect: \($0)" }
+
+        out.append("Cameras (libcamera; video.source = \"libcamera:<id>\"):")
+        if libcamera.isEmpty { out.append(libcameraFailure.map { "  could not list cameras: \($0)" } ?? "  no cameras found") }
+        for camera in libcamera {
+            out.append("  \(camera.id)" + (camera.model.isEmpty ? "" : "  \"\(camera.model)\""))
+            for format in camera.formats {
+                let sizes = format.sizes.isEmpty
+                    ? "\(format.minimumSize)-\(format.maximumSize)" : format.sizes.prefix(8).map(\.description).joined(separator: "  ")
+                out.append("    \(format.name)  \(sizes)" + (format.converted ? "" : "  (not converted)"))
+            }
+        }
 
         out.append("Sound cards (ALSA):")
         if cards.isEmpty { out.append("  no sound cards found") }
@@ -53,17 +65,26 @@ enum ProbeReport {
 
         out.append("")
         out.append("# Config fragment for /etc/intercom/intercom.toml (review before use):")
-        out += fragment(video: video, cards: cards, chips: chips)
+        out += fragment(video: video, libcamera: libcamera, cards: cards, chips: chips)
         return out.joined(separator: "\n")
     }
 
-    static func fragment(video: [V4L2CaptureDevice], cards: [ALSACard], chips: [GPIOChipInfo]) -> [String] {
+    /// A Pi camera module's V4L2 node (unicam) only offers raw Bayer, which `preferredMode` skips: such a
+    /// board gets its libcamera camera.
+    static func fragment(
+        video: [V4L2CaptureDevice], libcamera: [LibcameraInventory.Camera] = [], cards: [ALSACard], chips: [GPIOChipInfo]
+    ) -> [String] {
         var out = ["[video]"]
         if let camera = video.first, let (format, size) = preferredMode(camera) {
             out.append("source = \"\(camera.path)\"   # \(camera.card), \(format)")
             out.append("width = \(size.width)")
             out.append("height = \(size.height)")
             out.append("fps = \(Int((size.framesPerSecond.first ?? 30).rounded()))")
+        } else if let camera = libcamera.first(where: { $0.formats.contains(where: \.converted) }) {
+            out.append("source = \"libcamera:\(camera.id)\"" + (camera.model.isEmpty ? "" : "   # \(camera.model)"))
+            out.append("width = 640")
+            out.append("height = 480")
+            out.append("fps = 30")
         } else {
             out.append("source = \"testpattern\"   # no camera found")
         }

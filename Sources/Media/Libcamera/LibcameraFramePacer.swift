@@ -1,0 +1,21 @@
+/// Keeps a camera that ignores `FrameDurationLimits` (vimc; any pipeline without the control) to the
+/// requested rate by letting only frames through that are due: each delivered frame makes the next one due
+/// one interval later, so the long-run rate is the requested one, not whatever divides the camera's rate.
+/// A quarter interval of slack keeps a camera that already runs at the requested rate from being halved
+/// by jitter; after a stall the schedule restarts instead of letting a burst through.
+struct LibcameraFramePacer {
+    let interval: Duration
+    private var due: Duration?
+
+    init(rate: FrameRate) {
+        interval = rate.frameInterval
+    }
+
+    /// Whether the frame captured at `captureTime` is delivered (and the schedule advanced).
+    mutating func admit(_ captureTime: Duration) -> Bool {
+        if let due, captureTime < due - interval / 4 { return false }
+        let next = (due ?? captureTime) + interval
+        due = next < captureTime ? captureTime + interval : next
+        return true
+    }
+}
