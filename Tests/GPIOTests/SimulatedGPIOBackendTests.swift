@@ -10,9 +10,10 @@ struct SimulatedGPIOBackendTests {
         let backend = SimulatedGPIOBackend()
         let line = try backend.requestInput(GPIOLineRequest(address: .named("ACCEPT")))
         // Durations far apart, so that a loaded machine (sleeps running late) cannot turn the short press
-        // into a long one.
+        // into a long one: the release is a Task.sleep on the cooperative pool, which the suite's other tests
+        // (processes waited for, capture loops) can keep busy for over a second on two cores.
         let timing = try ButtonTiming(debounce: .milliseconds(20), reportsLongPress: true,
-                                      longPressThreshold: .milliseconds(1500))
+                                      longPressThreshold: .milliseconds(4000))
         let watcher = ButtonWatcher(name: "accept", line: line, timing: timing)
         let seen = Mutex<[ButtonGesture]>([])
         let collector = Task {
@@ -27,7 +28,7 @@ struct SimulatedGPIOBackendTests {
         #expect(await backend.press("ACCEPT", holding: .milliseconds(60)))
         // Presses closer than the debounce would merge.
         try await Task.sleep(for: .milliseconds(200))
-        #expect(await backend.press("ACCEPT", holding: .milliseconds(2200)))
+        #expect(await backend.press("ACCEPT", holding: .milliseconds(4600)))
         #expect(await !backend.press("NOPE"))
         let deadline = ContinuousClock.now + .seconds(10)
         while !seen.withLock({ $0.contains(.longPress) }), ContinuousClock.now < deadline {

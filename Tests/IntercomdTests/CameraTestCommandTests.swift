@@ -6,10 +6,10 @@ import Testing
 /// a camera that is not there is a clear error and exit status 1.
 @Suite struct CameraTestCommandTests {
     @Test("camera-test on the test pattern reports fps, drops and latency and writes a JPEG snapshot")
-    func testPattern() throws {
+    func testPattern() async throws {
         let snapshot = NSTemporaryDirectory() + "camera-test-\(UUID().uuidString).jpg"
         defer { try? FileManager.default.removeItem(atPath: snapshot) }
-        let output = try IntercomdProcess.run(
+        let output = try await IntercomdProcess.runAsync(
             ["camera-test", "--source", "testpattern", "--seconds", "2", "--width", "320", "--height", "240", "--fps", "15",
              "--snapshot", snapshot],
             environment: ["INTERCOM_CONFIG": "/nonexistent/intercom.toml"])
@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test("camera-test on a camera that is not there says which and exits 1")
-    func missingCamera() throws {
-        let output = try IntercomdProcess.run(["camera-test", "--source", "/dev/video-not-here", "--seconds", "1"],
+    func missingCamera() async throws {
+        let output = try await IntercomdProcess.runAsync(["camera-test", "--source", "/dev/video-not-here", "--seconds", "1"],
                                               environment: ["INTERCOM_CONFIG": "/nonexistent/intercom.toml"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("open(\"/dev/video-not-here\"): No such file or directory"), "\(output.stderr)")

@@ -38,6 +38,12 @@ struct IntercomdProcess {
         return try process.wait(timeout: timeout)
     }
 
+    /// `run` for async tests (see `Running.waitAsync`).
+    static func runAsync(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) async throws -> Output {
+        let process = try start(arguments, environment: environment)
+        return try await process.waitAsync(timeout: timeout)
+    }
+
     static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
@@ -86,14 +92,31 @@ struct IntercomdProcess {
         func wait(timeout: Duration) throws -> Output {
             let deadline = ContinuousClock.now + timeout
             while process.isRunning {
-                if ContinuousClock.now > deadline {
-                    process.terminate()
-                    Thread.sleep(forTimeInterval: 0.2)
-                    kill(process.processIdentifier, SIGKILL)
-                    throw TimedOut(timeout: timeout)
-                }
+                if ContinuousClock.now > deadline { try killTimedOut(timeout) }
                 Thread.sleep(forTimeInterval: 0.02)
             }
+            return collect()
+        }
+
+        /// `wait(timeout:)` for async tests: polls with `Task.sleep`, so a process that runs for seconds does not
+        /// hold one of the cooperative pool's threads (two on a 2-core machine) that other tests' timers need.
+        func waitAsync(timeout: Duration) async throws -> Output {
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning {
+                if ContinuousClock.now > deadline { try killTimedOut(timeout) }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return collect()
+        }
+
+        private func killTimedOut(_ timeout: Duration) throws -> Never {
+            process.terminate()
+            Thread.sleep(forTimeInterval: 0.2)
+            kill(process.processIdentifier, SIGKILL)
+            throw TimedOut(timeout: timeout)
+        }
+
+        private func collect() -> Output {
             out.fileHandleForReading.readabilityHandler = nil
             err.fileHandleForReading.readabilityHandler = nil
             let restOut = (try? out.fileHandleForReading.readToEnd()) ?? nil

@@ -14,7 +14,7 @@ pkg-config --exists libturbojpeg || { echo "FAIL missing package: libturbojpeg0-
 mkdir -p "$work"
 # shellcheck disable=SC2046 # pkg-config flags are separate words
 cc -O2 -o "$work/mjpegbench" "$here/../bench/mjpegbench.c" $(pkg-config --cflags --libs libturbojpeg)
-"$intercomd" bench --only mjpeg --mjpegbench "$work/mjpegbench" --clip-directory "$work" --repeats 3 > "$work/report.txt" 2>&1 \
+"$intercomd" bench --only mjpeg --mjpegbench "$work/mjpegbench" --clip-directory "$work" --repeats 5 > "$work/report.txt" 2>&1 \
     || { cat "$work/report.txt"; echo "FAIL intercomd bench --only mjpeg"; exit 1; }
 cat "$work/report.txt"
 failed=0
