@@ -121,15 +121,8 @@ struct LibcameraVimcTests {
     @Test("close, then open the same camera again, streams again; close is idempotent")
     func stopAndStartAgain() throws {
         let source = Vimc.source(try Vimc.cameraID())
-        try source.open()
-        _ = try Vivid.frames(3, from: source)
-        source.close()
-        source.close()
-        #expect(source.format == nil)
-        #expect(throws: VideoSourceError.notOpen) { try source.nextFrame() }
-        try source.open()
         defer { source.close() }
-        let frames = try Vivid.frames(3, from: source)
+        let frames = try Vivid.expectClosesAndReopens(source)
         #expect(frames.count == 3 && frames.allSatisfy { $0.width == 480 })
     }
 

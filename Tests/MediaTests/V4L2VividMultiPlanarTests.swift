@@ -115,14 +115,7 @@ struct V4L2VividMultiPlanarTests {
     @Test("close, then open the same multi-planar device again, streams again; also through ReopeningVideoSource")
     func reopen() throws {
         let source = Vivid.source(preferredFormats: [.yuv420m], path: try Self.path())
-        try source.open()
-        _ = try Vivid.frames(3, from: source)
-        source.close()
-        source.close()
-        #expect(source.format == nil)
-        #expect(throws: VideoSourceError.notOpen) { try source.nextFrame() }
-        try source.open()
-        let frames = try Vivid.frames(3, from: source)
+        let frames = try Vivid.expectClosesAndReopens(source)
         source.close()
         #expect(frames.count == 3 && frames.allSatisfy { $0.width == 640 && $0.height == 480 })
 

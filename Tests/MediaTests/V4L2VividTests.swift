@@ -34,6 +34,20 @@ enum Vivid {
         return frames
     }
 
+    /// The close/reopen contract every capture source keeps: it streams, `close()` twice is harmless, a closed
+    /// source has no format and refuses `nextFrame()`, and `open()` again streams again. Returns three frames
+    /// from the reopened source, which is left open.
+    static func expectClosesAndReopens(_ source: some VideoSource) throws -> [I420Frame] {
+        try source.open()
+        _ = try frames(3, from: source)
+        source.close()
+        source.close()
+        #expect(source.format == nil)
+        #expect(throws: VideoSourceError.notOpen) { try source.nextFrame() }
+        try source.open()
+        return try frames(3, from: source)
+    }
+
     /// Reads `count` frames one at a time and expects each to be fresh on CLOCK_MONOTONIC, with a capture time
     /// and sequence number above the one before. Returns the last frame.
     static func expectAscendingFreshFrames(_ count: Int, from source: some VideoSource) throws -> I420Frame? {
@@ -152,15 +166,8 @@ struct V4L2VividTests {
     @Test("close, then open the same device again, streams again; close is idempotent")
     func reopen() throws {
         let source = Vivid.source()
-        try source.open()
-        _ = try Vivid.frames(3, from: source)
-        source.close()
-        source.close()
-        #expect(source.format == nil)
-        #expect(throws: VideoSourceError.notOpen) { try source.nextFrame() }
-        try source.open()
         defer { source.close() }
-        let frames = try Vivid.frames(3, from: source)
+        let frames = try Vivid.expectClosesAndReopens(source)
         #expect(frames.count == 3 && frames.allSatisfy { $0.width == 640 })
     }
 
