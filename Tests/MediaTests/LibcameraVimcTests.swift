@@ -76,12 +76,8 @@ struct LibcameraVimcTests {
         let source = Vimc.source(try Vimc.cameraID())
         try source.open()
         defer { source.close() }
-        _ = try Vivid.frames(2, from: source)  // let the stream settle
-        let start = MonotonicClock.now()
-        _ = try Vivid.frames(30, from: source)
-        let seconds = Double((MonotonicClock.now() - start) / .milliseconds(1)) / 1000
-        let measured = 30 / seconds
-        print("LibcameraVimcTests: 30 frames in \(seconds) s = \(measured) fps, dropped \(source.droppedFrames)")
+        let measured = try Vivid.measuredFramesPerSecond(30, from: source)
+        print("LibcameraVimcTests: 30 frames in \(30 / measured) s = \(measured) fps, dropped \(source.droppedFrames)")
         #expect((3...65).contains(measured))
     }
 
@@ -91,10 +87,7 @@ struct LibcameraVimcTests {
         try source.open()
         defer { source.close() }
         #expect(source.negotiated?.frameRateApplied == false)
-        _ = try Vivid.frames(1, from: source)
-        let start = MonotonicClock.now()
-        _ = try Vivid.frames(15, from: source)
-        let measured = 15 / (Double((MonotonicClock.now() - start) / .milliseconds(1)) / 1000)
+        let measured = try Vivid.measuredFramesPerSecond(15, from: source, settling: 1)
         print("LibcameraVimcTests: 5 fps requested, \(measured) fps delivered, \(source.pacedFrames) paced")
         #expect((3.5...6).contains(measured))
         #expect(source.pacedFrames > 0)

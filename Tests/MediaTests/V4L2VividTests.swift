@@ -34,6 +34,14 @@ enum Vivid {
         return frames
     }
 
+    /// Frames per second over `count` frames, after `settling` frames that let the stream settle.
+    static func measuredFramesPerSecond(_ count: Int, from source: some VideoSource, settling: Int = 2) throws -> Double {
+        _ = try frames(settling, from: source)
+        let start = MonotonicClock.now()
+        _ = try frames(count, from: source)
+        return Double(count) / (Double((MonotonicClock.now() - start) / .milliseconds(1)) / 1000)
+    }
+
     /// The close/reopen contract every capture source keeps: it streams, `close()` twice is harmless, a closed
     /// source has no format and refuses `nextFrame()`, and `open()` again streams again. Returns three frames
     /// from the reopened source, which is left open.
@@ -132,12 +140,8 @@ struct V4L2VividTests {
         try source.open()
         defer { source.close() }
         #expect(source.format?.frameRate.framesPerSecond == 30)
-        _ = try Vivid.frames(2, from: source)  // let the stream settle
-        let start = MonotonicClock.now()
-        _ = try Vivid.frames(60, from: source)
-        let seconds = Double((MonotonicClock.now() - start) / .milliseconds(1)) / 1000
-        let measured = 60 / seconds
-        print("V4L2VividTests: 60 frames in \(seconds) s = \(measured) fps, dropped \(source.droppedFrames)")
+        let measured = try Vivid.measuredFramesPerSecond(60, from: source)
+        print("V4L2VividTests: 60 frames in \(60 / measured) s = \(measured) fps, dropped \(source.droppedFrames)")
         #expect((25...35).contains(measured))
     }
 
