@@ -41,7 +41,7 @@ STAGES=(
     "efficiency|bin|efficiency: intercomd run idle (30 s), in a call per named thread against the codecs' own cost (codec_floor.c, same frames, same run) and after it; RSS, context switches, binary size; MJPEG decode against raw TurboJPEG (mjpegbench.c, ≤ 1.10x). Uses the packaging stage's release binary when it is newer than the sources, else the build's"
     "harness|bin|hardware harness (QEMU TCG: vivid, vimc, snd-aloop, gpio-sim) smoke with intercomd probe"
     "harness-tests|tests|hardware harness: Swift tests against the kernel's gpio-sim, vivid, vimc, uvcvideo (a UVC gadget on dummy_hcd: MJPEG, YUYV, corrupt frames, unplug) and snd-aloop (GPIOSimTests, the accept-button call GPIOSimCallTests, stuck/chattering buttons and a busy LED line GPIOSimUnattendedTests, V4L2VividTests, V4L2VividMultiPlanarTests, V4L2UVCGadgetTests, ALSALoopbackTests, libcamera capture LibcameraVimcTests)"
-    "harness-call|bin|hardware harness: calls end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button), then the same call filming vimc through libcamera"
+    "harness-call|bin|hardware harness: calls end to end with all three real drivers (vivid camera, snd-aloop audio, gpio-sim accept button), then the same call filming vimc through libcamera, then a USB webcam (UVC gadget, MJPEG) unplugged and replugged mid-call"
     "fuzz|-|fuzzing (fixed budget per target)"
 )
 
@@ -270,9 +270,9 @@ stage_harness_tests() {
 }
 
 stage_harness_call() {
-    # Two calls in one guest boot: vivid through V4L2, then vimc through libcamera.
-    if INTERCOM_HARNESS_TIMEOUT=${INTERCOM_HARNESS_TIMEOUT:-480} bash Tests/hardware/harness.sh call-e2e --camera both "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
-        grep -E "^(PASS|FAIL)|^received|^call-e2e: the" "$logs/harness-call.log"
+    # Three calls in one guest boot: vivid through V4L2, vimc through libcamera, and the UVC gadget in MJPEG unplugged and replugged mid-call.
+    if INTERCOM_HARNESS_TIMEOUT=${INTERCOM_HARNESS_TIMEOUT:-720} bash Tests/hardware/harness.sh call-e2e --camera all "${binary_flags[@]}" > "$logs/harness-call.log" 2>&1; then
+        grep -E "^(PASS|FAIL)|^received|^call-e2e: (camera|the)|^(before the unplug|unplugged|replugged|after the replug):" "$logs/harness-call.log"
         passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
     else
         tail -n 40 "$logs/harness-call.log"

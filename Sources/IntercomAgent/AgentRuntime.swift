@@ -45,6 +45,7 @@ public struct AgentRuntime: Sendable {
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
         let status = AgentStatusBoard(title: configuration.identity.title, location: location, logger: logger)
         await status.setStateUnsaved(unsaved != nil)
+        await Self.checkStateDurability(store, login: configuration.backend.login, status: status, logger: logger)
         let backend = configuration.backend
         // Two tries per request: the presence and intake loops retry on their own schedule (capped at 8 s).
         let session = BackendSession(settings: backend, identity: identity, store: store, logger: logger,
@@ -98,5 +99,23 @@ public struct AgentRuntime: Sendable {
             ))
         try await group.run()
         logger.info("stopped")
+    }
+
+    /// An overlay or tmpfs state directory forgets the identity at every boot. A provisioned device logs in
+    /// with its credentials and keeps its userID anyway; an anonymous one signs up anew each time, which
+    /// breaks the callers' saved contacts: that is a `/health` warning (docs/deployment.md, "Read-only and
+    /// overlay roots").
+    public static func checkStateDurability(_ store: StateStore, login: BackendSettings.Login, status: AgentStatusBoard,
+                                            logger: Logger) async {
+        guard let filesystem = store.volatileFilesystem() else { return }
+        let metadata: Logger.Metadata = ["state": "\(store.directory)", "filesystem": "\(filesystem)"]
+        if case .password = login {
+            logger.info("the state directory is in RAM: the userID comes from the provisioned credentials", metadata: metadata)
+        } else {
+            logger.warning(
+                "the state directory is in RAM: this anonymous device gets a new userID at every boot (set [state] directory on a persistent partition, or provision backend credentials)",
+                metadata: metadata)
+            await status.setStateVolatile(true)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CLibcShims
 import Foundation
 import Glibc
 
@@ -58,6 +59,26 @@ public struct StateStore: Sendable {
             return (try DeviceIdentityCoding.decode(bytes), nil, nil)
         } catch {
             return try replaceDamagedIdentity(reason: error, now: now)
+        }
+    }
+
+    /// The filesystem holding the directory, when it lives in RAM (`statfs`): tmpfs, ramfs, or an overlay (an
+    /// overlay root such as Raspberry Pi OS's read-only mode or `systemd-nspawn --volatile=overlay` keeps its
+    /// writes in RAM). Such a directory is empty again after every boot. nil for any other filesystem, or when
+    /// `statfs` fails.
+    public func volatileFilesystem() -> String? {
+        var magic: UInt64 = 0
+        guard CIntercomShims_filesystem_magic(directory, &magic) == 0 else { return nil }
+        return Self.volatileFilesystemName(magic: magic)
+    }
+
+    /// The name of a RAM-backed filesystem from its `statfs` magic (linux/magic.h), else nil.
+    public static func volatileFilesystemName(magic: UInt64) -> String? {
+        switch magic & 0xFFFF_FFFF {
+        case 0x0102_1994: "tmpfs"
+        case 0x8584_58F6: "ramfs"
+        case 0x794C_7630: "overlay"
+        default: nil
         }
     }
 

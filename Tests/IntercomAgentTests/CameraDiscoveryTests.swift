@@ -32,3 +32,23 @@ import Testing
         #expect(settings.makeSource() is CameraAwaitingSource, "the camera went away: the test pattern again")
     }
 }
+
+/// `video.capture_format` reaches the V4L2 source the configuration opens.
+@Suite struct CaptureFormatTests {
+    @Test(arguments: [
+        ("auto", V4L2CaptureSource.defaultFormats),
+        ("mjpeg", [PixelFormat.mjpeg]),
+        ("yuv", V4L2CaptureSource.defaultFormats.filter { $0 != .mjpeg }),
+    ])
+    func theCameraIsAskedForTheConfiguredFormats(format: String, expected: [PixelFormat]) throws {
+        let configuration = try TestDeviceConfiguration.load(serverURL: "http://127.0.0.1:1337/parse", """
+            [video]
+            source = "/dev/video7"
+            capture_format = "\(format)"
+            """)
+        let source = MediaService.Settings.videoSource(configuration.video)()
+        let camera = try #require(source as? V4L2CaptureSource)
+        #expect(camera.preferredFormats == expected)
+        #expect(!expected.isEmpty)
+    }
+}

@@ -27,3 +27,21 @@ struct VideoSourceSettingsTests {
         ])
     }
 }
+
+@Suite("video.capture_format: which V4L2 formats a camera is captured in")
+struct CaptureFormatSettingsTests {
+    @Test("auto by default; mjpeg and yuv as written", arguments: [
+        (nil, VideoSettings.CaptureFormat.auto), ("auto", .auto), ("mjpeg", .mjpeg), ("yuv", .yuv),
+    ])
+    func accepted(text: String?, expected: VideoSettings.CaptureFormat) throws {
+        let line = text.map { "capture_format = \"\($0)\"\n" } ?? ""
+        let configuration = try #require(load(minimalConfig + "[video]\n" + line).configuration)
+        #expect(configuration.video.captureFormat == expected)
+    }
+
+    @Test("another word is refused with the accepted values")
+    func refused() {
+        let problems = problemLines(load(minimalConfig + "[video]\ncapture_format = \"h264\"\n"))
+        #expect(problems == ["intercom.toml:9: video.capture_format: expected \"auto\", \"mjpeg\" or \"yuv\", got \"h264\""])
+    }
+}

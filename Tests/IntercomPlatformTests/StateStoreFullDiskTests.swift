@@ -39,3 +39,26 @@ import Testing
         #expect(loaded.unsaved?.errno == ENOSPC, "the disk was not full: \(String(describing: loaded.unsaved))")
     }
 }
+
+/// A state directory in RAM (an overlay root, tmpfs) is empty after every boot (issue 23, item 6): the
+/// store says so, from `statfs`, so the agent can warn an anonymous device that its userID will not last.
+@Suite(.serialized) struct StateStoreVolatilityTests {
+    @Test func aTmpfsStateDirectoryIsReportedAsInRAM() throws {
+        let disk = try FullTmpfs()
+        disk.free()
+        #expect(StateStore(directory: disk.mountPoint + "/state").volatileFilesystem() == "tmpfs")
+    }
+
+    @Test func aDirectoryThatIsNotThereIsNotReportedAsInRAM() {
+        let missing = FileManager.default.currentDirectoryPath + "/no-such-directory-\(UUID())"
+        #expect(StateStore(directory: missing).volatileFilesystem() == nil)
+    }
+
+    @Test("statfs magics from linux/magic.h", arguments: [
+        (UInt64(0x0102_1994), "tmpfs"), (0x8584_58F6, "ramfs"), (0x794C_7630, "overlay"),
+        (0xEF53, nil), (0x9123_683E, nil), (0x5846_5342, nil),  // ext4, btrfs, xfs
+    ] as [(UInt64, String?)])
+    func magics(magic: UInt64, name: String?) {
+        #expect(StateStore.volatileFilesystemName(magic: magic) == name)
+    }
+}

@@ -37,7 +37,7 @@ struct LibcameraFormatTests {
 
     @Test("pacing a 24 fps camera to 5 fps delivers 5 fps in the long run, not 6 (every 4th or 5th frame)")
     func pacingRate() {
-        var pacer = LibcameraFramePacer(rate: FrameRate(5))
+        var pacer = CaptureRatePacer(rate: FrameRate(5))
         let cameraInterval = Duration.seconds(1) / 24
         var delivered = 0
         for frame in 0..<240 where pacer.admit(cameraInterval * frame) { delivered += 1 }  // 10 s of camera frames
@@ -46,7 +46,7 @@ struct LibcameraFormatTests {
 
     @Test("pacing keeps every frame of a camera at the requested rate despite jitter, and restarts after a stall")
     func pacingJitterAndStall() {
-        var pacer = LibcameraFramePacer(rate: FrameRate(30))
+        var pacer = CaptureRatePacer(rate: FrameRate(30))
         let jittered: [Duration] = [.milliseconds(0), .milliseconds(31), .milliseconds(70), .milliseconds(98), .milliseconds(135)]
         let admitted = jittered.map { pacer.admit($0) }
         #expect(admitted == [true, true, true, true, true])

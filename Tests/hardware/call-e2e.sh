@@ -9,8 +9,11 @@
 #   - the caller must receive vivid's video and the 1 kHz tone; the device must hear 660 Hz and play it
 #     on its speaker, where arecord takes it back from the loopback.
 # `--camera libcamera` films with the vimc camera through libcamera (video.source = "libcamera", 480x360)
-# instead of vivid through V4L2; `--camera both` runs the vivid call and then the libcamera call in the same
-# guest boot (the harness-call stage does).
+# instead of vivid through V4L2. `--camera uvc` films with the UVC gadget on dummy_hcd through uvcvideo in
+# MJPEG (capture_format = "mjpeg", 640x480) and unplugs it mid-call: the device must report the loss, send
+# the last picture dimmed, find the camera again when it is replugged (its node may be renumbered) and the
+# caller's decoded frames must keep coming, bright again, with the call never ending. `--camera all` runs
+# the vivid, libcamera and UVC calls in the same guest boot (the harness-call stage does).
 # Exit status = number of failed checks.
 BIN=/work/main/.build/debug
 INTERCOMD= SERVER= CAMERA=vivid
@@ -25,17 +28,23 @@ done
 INTERCOMD=${INTERCOMD:-$BIN/intercomd}
 SERVER=${SERVER:-$BIN/intercom-server}
 case $CAMERA in
-    both)
-        started=$(date +%s)
-        sh "$0" --camera vivid --intercomd "$INTERCOMD" --server "$SERVER"; vivid_failed=$?
-        middle=$(date +%s)
-        sh "$0" --camera libcamera --intercomd "$INTERCOMD" --server "$SERVER"; libcamera_failed=$?
-        echo "call-e2e: the vivid call took $((middle - started)) s, the libcamera call $(($(date +%s) - middle)) s"
-        exit $((vivid_failed + libcamera_failed)) ;;
+    all)
+        failures=0 timings=""
+        for camera in vivid libcamera uvc; do
+            started=$(date +%s)
+            sh "$0" --camera "$camera" --intercomd "$INTERCOMD" --server "$SERVER"; failures=$((failures + $?))
+            timings="$timings, the $camera call $(($(date +%s) - started)) s"
+        done
+        echo "call-e2e: the calls took${timings#,}"
+        exit "$failures" ;;
     vivid) VIDEO_SOURCE=/dev/video0 VIDEO_SIZE=640x480 ;;
     # vimc through libcamera 0.0.3: sizes are multiples of 6, so 480x360 comes back unchanged.
     libcamera) VIDEO_SOURCE=libcamera VIDEO_SIZE=480x360 ;;
-    *) echo "call-e2e.sh: --camera vivid, libcamera or both, not \"$CAMERA\"" >&2; exit 2 ;;
+    uvc)
+        UVC_GADGET="sh $(cd "$(dirname "$0")" && pwd)/uvc-gadget/uvc-gadget.sh"
+        VIDEO_SOURCE=$($UVC_GADGET up) || { echo "FAIL the UVC gadget comes up"; exit 1; }
+        VIDEO_SIZE=640x480 CAPTURE_FORMAT=mjpeg ;;
+    *) echo "call-e2e.sh: --camera vivid, libcamera, uvc or all, not \"$CAMERA\"" >&2; exit 2 ;;
 esac
 echo "call-e2e: camera $CAMERA (video.source = \"$VIDEO_SOURCE\", $VIDEO_SIZE)"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -82,6 +91,7 @@ source = "$VIDEO_SOURCE"
 width = ${VIDEO_SIZE%x*}
 height = ${VIDEO_SIZE#*x}
 fps = 5
+capture_format = "${CAPTURE_FORMAT:-auto}"
 [audio]
 capture = "plughw:Loopback,1,0"
 playback = "plughw:Loopback,0,1"
@@ -137,7 +147,11 @@ recorder=$!
 "$INTERCOMD" run --config "$work/device.toml" 2> "$work/device.log" &
 device=$!
 check "the device ($CAMERA, snd-aloop, gpio-sim) starts and registers" wait_for 60 "$work/device.log" "ready: "
-"$INTERCOMD" call --config "$work/caller.toml" --to "Harness Door" --seconds 10 > "$work/call.out" 2> "$work/call.log" &
+# The UVC call lasts through an unplug and a replug.
+call_seconds=10
+[ "$CAMERA" = uvc ] && call_seconds=40
+"$INTERCOMD" call --config "$work/caller.toml" --to "Harness Door" --seconds "$call_seconds" --progress \
+    > "$work/call.out" 2> "$work/call.log" &
 caller=$!
 check "the call rings at the device" wait_for 60 "$work/device.log" "incoming call"
 # The ringing LED blinks: both levels within two seconds.
@@ -148,7 +162,8 @@ check "the ringing LED blinks while the call rings" sh -c "echo $samples | grep 
 check "nobody answers before the button (no offer sent yet)" sh -c "! grep -q 'call incoming Harness Caller: answered' $work/device.log"
 echo pull-down > "$accept/pull"; sleep 0.15; echo pull-up > "$accept/pull"
 check "the accept button press reaches the agent" wait_for 10 "$work/device.log" "button accept: press"
-n=0; while kill -0 "$caller" 2> /dev/null && [ "$n" -lt 900 ]; do sleep 0.1; n=$((n + 1)); done
+[ "$CAMERA" = uvc ] && . "$HERE/call-e2e-unplug.sh"
+n=0; while kill -0 "$caller" 2> /dev/null && [ "$n" -lt $(((call_seconds + 80) * 10)) ]; do sleep 0.1; n=$((n + 1)); done
 kill "$caller" 2> /dev/null
 wait "$caller"; call_status=$?
 cat "$work/call.out"
@@ -189,6 +204,7 @@ print(f"loudest 100 ms at {best[1] / 48000:.1f} s: 660 Hz {p660:.3g}, 1 kHz {p10
 sys.exit(0 if p660 > 10 * max(p1000, p500, 1) else 1)
 PY
 kill "$server" 2> /dev/null; wait "$server" 2> /dev/null
+[ "$CAMERA" = uvc ] && $UVC_GADGET down
 if [ "$failed" -ne 0 ]; then
     echo "---- device log (last lines) ----"; tail -n 25 "$work/device.log"
     echo "---- caller log (last lines) ----"; tail -n 15 "$work/call.log"

@@ -284,7 +284,7 @@ main() {
         call-e2e)
             do_run /bin/sh "$HERE/call-e2e.sh" "$@" ;;
         *)
-            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [--camera vivid|libcamera|both] [BIN_DIR | --intercomd BIN --server BIN]" >&2
+            echo "usage: $0 build | run [-t SECS] -- COMMAND ARGS... | smoke [INTERCOMD] | call-e2e [--camera vivid|libcamera|uvc|all] [BIN_DIR | --intercomd BIN --server BIN]" >&2
             exit 2 ;;
     esac
 }

@@ -299,6 +299,13 @@ else
 fi
 log_of intercomd.service | grep -q 'test pattern until a camera appears' && pass "no camera: the agent streams the test pattern" ||
     fail "no camera: the agent streams the test pattern" "$(log_of intercomd.service | tail -n 10)"
+# The container's root is an overlay in RAM (--volatile=overlay), like a Pi with the overlay file system: the
+# provisioned agent keeps its userID through its credentials and says so (issue #23, item 6).
+if log_of intercomd.service | grep -q 'the state directory is in RAM: the userID comes from the provisioned credentials'; then
+    pass "state in RAM (overlay root): the provisioned agent notices and keeps its userID through its credentials"
+else
+    fail "state in RAM (overlay root): the provisioned agent notices" "$(log_of intercomd.service | grep -i 'state' | tail -n 5)"
+fi
 rows=$(active_rows)
 if [ "$(printf '%s\n' "$rows" | grep -c "^[^ ]* $device_user ")" -eq 1 ]; then
     pass "its ActiveUsers row is on the server (userID $device_user)"

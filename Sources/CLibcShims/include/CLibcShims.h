@@ -13,3 +13,7 @@ int CIntercomShims_release_free_heap(void);
 // module does not import). Names are at most 15 bytes; both return 0 or an errno value.
 int CIntercomShims_set_thread_name(const char *name);
 int CIntercomShims_get_thread_name(char *buffer, size_t size);
+
+// statfs(2)'s f_type (the filesystem's magic, linux/magic.h): sys/statfs.h is not in the Glibc module.
+// 0, or -1 with errno set.
+int CIntercomShims_filesystem_magic(const char *path, unsigned long long *magic);

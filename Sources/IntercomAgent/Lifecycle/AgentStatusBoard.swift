@@ -21,6 +21,9 @@ public actor AgentStatusBoard {
     public private(set) var cameraLost = false
     /// The device identity is only in memory: the state directory is full or read-only.
     public private(set) var stateUnsaved = false
+    /// An anonymous device's state directory is in RAM (tmpfs, an overlay root): its userID changes at
+    /// every boot.
+    public private(set) var stateVolatile = false
     /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
     public let location: GeoPoint?
     private let title: String
@@ -55,6 +58,7 @@ public actor AgentStatusBoard {
     public func setControlsClaimed(_ claimed: Bool) { controlsClaimed = claimed }
     public func setCameraLost(_ lost: Bool) { cameraLost = lost }
     public func setStateUnsaved(_ unsaved: Bool) { stateUnsaved = unsaved }
+    public func setStateVolatile(_ volatile: Bool) { stateVolatile = volatile }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -74,6 +78,7 @@ public actor AgentStatusBoard {
         snapshot.controlsClaimed = controlsClaimed
         snapshot.cameraLost = cameraLost
         snapshot.stateUnsaved = stateUnsaved
+        snapshot.stateVolatile = stateVolatile
         return snapshot
     }
 
@@ -101,12 +106,14 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var controlsClaimed: Bool?
     public var cameraLost = false
     public var stateUnsaved = false
+    public var stateVolatile = false
 
     /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
     /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
     /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO"), `camera_lost`
     /// while the camera is unplugged (calls get its last picture, dimmed), `state_unsaved` while the device
-    /// identity cannot be written (a full or read-only state directory; retried at each heartbeat).
+    /// identity cannot be written (a full or read-only state directory; retried at each heartbeat),
+    /// `state_volatile` when an anonymous device keeps its identity in RAM (a new userID at every boot).
     public var warnings: [String] {
         var warnings: [String] = []
         if let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning { warnings.append("clock_skew") }
@@ -115,6 +122,7 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
         if !chatteringButtons.isEmpty { warnings.append("button_chattering") }
         if cameraLost { warnings.append("camera_lost") }
         if stateUnsaved { warnings.append("state_unsaved") }
+        if stateVolatile { warnings.append("state_volatile") }
         return warnings
     }
 

@@ -27,8 +27,10 @@ extension MediaService.Settings {
         // One memory per configuration: every run's source finds the camera the first one opened, wherever
         // the kernel put it after a replug.
         let memory = V4L2CameraMemory()
+        let formats = v4l2Formats(video.captureFormat)
         let camera: @Sendable (String) -> any VideoSource = { path in
-            V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), memory: memory)
+            V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), preferredFormats: formats,
+                              memory: memory)
         }
         return switch video.source {
         case .device(let path): { camera(path) }
@@ -43,6 +45,15 @@ extension MediaService.Settings {
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern
         case .libcamera(let id): { LibcameraVideoSource(cameraID: id, width: width, height: height, frameRate: FrameRate(fps)) }
+        }
+    }
+
+    /// The V4L2 formats `capture_format` allows, in preference order.
+    static func v4l2Formats(_ format: VideoSettings.CaptureFormat) -> [PixelFormat] {
+        switch format {
+        case .auto: V4L2CaptureSource.defaultFormats
+        case .mjpeg: [.mjpeg]
+        case .yuv: V4L2CaptureSource.defaultFormats.filter { $0 != .mjpeg }
         }
     }
 

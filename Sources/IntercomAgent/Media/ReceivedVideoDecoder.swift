@@ -22,6 +22,9 @@ final class ReceivedVideoDecoder: Sendable {
         var height = 0
         var firstDecodedAt: ContinuousClock.Instant?
         var lastDecodedAt: ContinuousClock.Instant?
+        /// The last decoded picture's mean luma (0…255), sampled on a sparse grid; nil when only counting.
+        /// Tells a live camera from a dimmed placeholder of it (`intercomd call --progress`).
+        var lastMeanLuma: Double?
 
         /// Frames per second between the first and the last decoded frame.
         var framesPerSecond: Double {
@@ -55,6 +58,9 @@ final class ReceivedVideoDecoder: Sendable {
         }
         arrived.signal()
     }
+
+    /// What has arrived so far, while frames keep coming.
+    var progress: Report { state.withLock { $0.report } }
 
     /// Stops the thread (after the frame in hand) and returns what it decoded.
     func finish() -> Report {
@@ -113,6 +119,7 @@ final class ReceivedVideoDecoder: Sendable {
     private func decode(_ bytes: [UInt8], with decoder: VP8Decoder) {
         let frames = (try? decoder.decode(bytes)) ?? []
         let now = ContinuousClock.now
+        let meanLuma = frames.last.map(Self.sparseMeanLuma)
         state.withLock { state in
             guard let frame = frames.last else {
                 state.report.undecodable += 1
@@ -121,8 +128,21 @@ final class ReceivedVideoDecoder: Sendable {
             state.report.framesDecoded += frames.count
             state.report.width = frame.width
             state.report.height = frame.height
+            state.report.lastMeanLuma = meanLuma
             if state.report.firstDecodedAt == nil { state.report.firstDecodedAt = now }
             state.report.lastDecodedAt = now
         }
+    }
+
+    /// Mean luma over every 8th pixel of every 8th row: a few thousand reads at 640x480.
+    static func sparseMeanLuma(_ frame: I420Frame) -> Double {
+        var sum = 0, count = 0
+        for y in stride(from: 0, to: frame.height, by: 8) {
+            for x in stride(from: 0, to: frame.width, by: 8) {
+                sum += Int(frame.luma(x: x, y: y))
+                count += 1
+            }
+        }
+        return count > 0 ? Double(sum) / Double(count) : 0
     }
 }

@@ -15,24 +15,28 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
     let metrics: AgentMetrics?
     let logger: Logger
     let decodesPeerMedia: Bool
+    let onProgress: (@Sendable (CallMediaProgress) -> Void)?
     let onEnded: @Sendable (CallMediaReport) -> Void
 
-    /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it).
+    /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it);
+    /// `onProgress`, when given, the peer's video so far, once a second from the media's start to its stop.
     /// `decodesPeerMedia`: decode the peer's video and audio for the report even though nothing shows or
     /// plays it (a tool proving the streams decode); otherwise video is only counted from its headers and
     /// audio is decoded only by the speaker, when there is one.
     public init(pipeline: MediaService, metrics: AgentMetrics? = nil, logger: Logger, decodesPeerMedia: Bool = false,
+                onProgress: (@Sendable (CallMediaProgress) -> Void)? = nil,
                 onEnded: @escaping @Sendable (CallMediaReport) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.metrics = metrics
         self.logger = logger
         self.decodesPeerMedia = decodesPeerMedia
+        self.onProgress = onProgress
         self.onEnded = onEnded
     }
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
         WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, decodesPeerMedia: decodesPeerMedia,
-                        onEnded: onEnded)
+                        onProgress: onProgress, onEnded: onEnded)
     }
 
     public func callsNeedMedia(_ needed: Bool) {
@@ -56,6 +60,13 @@ public struct CallMediaReport: Sendable, Equatable {
     public var peerVideoHeight: Int
 }
 
+/// The peer's video so far, while the call runs.
+public struct CallMediaProgress: Sendable, Equatable {
+    public var peerVideoFramesDecoded: Int
+    /// The last decoded picture's mean luma (0…255); nil unless the factory decodes the peer's video.
+    public var peerVideoMeanLuma: Double?
+}
+
 final class WebRTCCallMedia: CallMediaSession {
     private let pipeline: MediaService
     private let logger: Logger
@@ -71,10 +82,11 @@ final class WebRTCCallMedia: CallMediaSession {
 
     private let peerVideo: ReceivedVideoDecoder
     private let decodesPeerAudio: Bool
+    private let onProgress: (@Sendable (CallMediaProgress) -> Void)?
     private let onEnded: @Sendable (CallMediaReport) -> Void
 
     init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger, decodesPeerMedia: Bool,
-         onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
+         onProgress: (@Sendable (CallMediaProgress) -> Void)?, onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
         peerVideo = ReceivedVideoDecoder(decodes: decodesPeerMedia)
         decodesPeerAudio = decodesPeerMedia
@@ -82,6 +94,7 @@ final class WebRTCCallMedia: CallMediaSession {
         self.metrics = metrics
         peerMetrics = metrics?.peer(peer)
         self.logger = logger
+        self.onProgress = onProgress
         self.onEnded = onEnded
     }
 
@@ -200,6 +213,16 @@ final class WebRTCCallMedia: CallMediaSession {
             }
         }
         var running = [events]
+        if let onProgress {
+            let peerVideo = self.peerVideo
+            running.append(Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    let video = peerVideo.progress
+                    onProgress(CallMediaProgress(peerVideoFramesDecoded: video.framesDecoded, peerVideoMeanLuma: video.lastMeanLuma))
+                }
+            })
+        }
         if let peerMetrics {
             running.append(Task {
                 while !Task.isCancelled {

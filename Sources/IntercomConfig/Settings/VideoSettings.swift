@@ -11,7 +11,17 @@ public struct VideoSettings: Sendable, Equatable {
         case libcamera(cameraID: String?)
     }
 
+    /// Which of a V4L2 camera's formats to capture. USB webcams offer raw YUYV and MJPEG; `auto` takes raw
+    /// YUV when the camera gives it at the configured size and rate, else MJPEG. Forcing MJPEG saves USB
+    /// bandwidth when several devices share a hub; forcing raw YUV saves the decode where the rate allows.
+    public enum CaptureFormat: String, Sendable, Equatable, CaseIterable {
+        case auto
+        case mjpeg
+        case yuv
+    }
+
     public var source: Source = .auto
+    public var captureFormat: CaptureFormat = .auto
     public var width = 640
     public var height = 480
     public var fps = 30
@@ -32,6 +42,13 @@ public struct VideoSettings: Sendable, Equatable {
             } else {
                 reader.report("source", "expected \"auto\", \"testpattern\", a device path such as \"/dev/video0\", "
                     + "\"libcamera\", \"libcamera:<camera id>\" or a .y4m file path, got \"\(text)\"")
+            }
+        }
+        if let text = reader.string("capture_format") {
+            if let format = CaptureFormat(rawValue: text) {
+                captureFormat = format
+            } else {
+                reader.report("capture_format", "expected \"auto\", \"mjpeg\" or \"yuv\", got \"\(text)\"")
             }
         }
         width = reader.integer("width", in: 160...1920) ?? width

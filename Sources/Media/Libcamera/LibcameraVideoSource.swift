@@ -35,7 +35,7 @@ public final class LibcameraVideoSource: VideoSource {
     private var capture: OpaquePointer?
     private var lastSequence: UInt32?
     private var lastFrameAt: Duration = .zero
-    private var pacer: LibcameraFramePacer
+    private var pacer: CaptureRatePacer
     private var blankFrame: I420Frame?
 
     public init(
@@ -50,7 +50,7 @@ public final class LibcameraVideoSource: VideoSource {
         self.requestedFrameRate = frameRate
         self.preferredFormats = preferredFormats
         self.frameTimeout = frameTimeout
-        self.pacer = LibcameraFramePacer(rate: frameRate)
+        self.pacer = CaptureRatePacer(rate: frameRate)
     }
 
     deinit { close() }
@@ -92,7 +92,7 @@ public final class LibcameraVideoSource: VideoSource {
             stride: Int(configuration.stride), bufferCount: Int(configuration.buffer_count),
             frameRateApplied: configuration.frame_duration_applied != 0, frameRate: requestedFrameRate)
         lastSequence = nil
-        pacer = LibcameraFramePacer(rate: requestedFrameRate)
+        pacer = CaptureRatePacer(rate: requestedFrameRate)
         lastFrameAt = MonotonicClock.now()
     }
 

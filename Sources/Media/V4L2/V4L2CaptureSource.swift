@@ -54,6 +54,11 @@ public final class V4L2CaptureSource: VideoSource {
     private var lastSequence: UInt32?
     private var blankFrame: I420Frame?
     private var jpegDecoder: JPEGDecoder?
+    /// Set when the camera runs faster than requested (webcams offer 15 and 30 fps, not 5): frames not due
+    /// go straight back to the driver, before any conversion or JPEG decode.
+    private var pacer: CaptureRatePacer?
+    /// Frames skipped by `pacer` (not drops: the camera was asked for fewer), over the life of this object.
+    public private(set) var pacedFrames: UInt64 = 0
     private let sysfs: String
     /// When the last good frame (or the stream start) was: corrupt frames alone for `frameTimeout` mean a
     /// broken camera, handled like a lost one.
@@ -108,6 +113,8 @@ public final class V4L2CaptureSource: VideoSource {
             try V4L2Ioctl.perform(fd, CIntercomShims_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type, device: path)
             streaming = true
             negotiated = chosen
+            pacer = chosen.frameRate.framesPerSecond > requestedFrameRate.framesPerSecond * 1.1
+                ? CaptureRatePacer(rate: requestedFrameRate) : nil
             lastSequence = nil
             lastGoodFrame = MonotonicClock.now()
             if let memory, memory.remembered == nil, let identity = V4L2DeviceIdentity.of(devicePath: path, sysfs: sysfs) {
@@ -140,6 +147,15 @@ public final class V4L2CaptureSource: VideoSource {
             throw .system(error)
         }
         countDrops(sequence: buffer.sequence)
+        if pacer?.admit(captureTime(of: buffer)) == false {
+            pacedFrames += 1
+            do {
+                try queue(index: buffer.index)
+            } catch {
+                throw .system(error)
+            }
+            return nil
+        }
         var frame: I420Frame?
         var conversionError: PixelConversionError?
         if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 {
@@ -218,6 +234,7 @@ public final class V4L2CaptureSource: VideoSource {
             fd = -1
         }
         negotiated = nil
+        pacer = nil
         blankFrame = nil
         jpegDecoder = nil
     }

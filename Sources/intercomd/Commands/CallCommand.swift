@@ -36,6 +36,9 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "How long to stay in the call once it is up, in seconds.")
     var seconds = 10.0
 
+    @Flag(help: "Print the other side's video so far once a second (frames decoded, the last picture's mean luma).")
+    var progress = false
+
     func validate() throws {
         guard (title == nil) != (user == nil) else { throw ValidationError("give exactly one of --to TITLE and --user ID") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds is 0…3600") }
@@ -60,9 +63,19 @@ struct CallCommand: AsyncParsableCommand {
         let pipeline = MediaService(settings: .from(configuration.video, audio: configuration.audio), logger: logger)
         pipeline.start()
         let (reports, reportSink) = AsyncStream<CallMediaReport>.makeStream()
+        let started = ContinuousClock.now
+        let printProgress: (@Sendable (CallMediaProgress) -> Void)?
+        if progress {
+            printProgress = { @Sendable update in Terminal.out(Self.describe(update, since: started)) }
+        } else {
+            printProgress = nil
+        }
         let coordinator = CallCoordinator(
             policy: policy, session: session,
-            mediaFactory: WebRTCCallMediaFactory(pipeline: pipeline, logger: logger, decodesPeerMedia: true) { reportSink.yield($0) },
+            mediaFactory: WebRTCCallMediaFactory(
+                pipeline: pipeline, logger: logger, decodesPeerMedia: true,
+                onProgress: printProgress
+            ) { reportSink.yield($0) },
             status: status, deviceTitle: configuration.identity.title, logger: logger)
         defer { pipeline.stop() }
         do {
@@ -108,6 +121,13 @@ struct CallCommand: AsyncParsableCommand {
             received audio: \(report.peerAudioPackets) packets, \(String(format: "%.1f", report.peerAudioLevel)) dBFS, \(frequency)
             sent: \(report.videoFramesSent) video frames, \(report.audioPacketsSent) audio packets
             """
+    }
+
+    /// `progress: 12.0 s video 42 frames, mean luma 109.8` (seconds since the command started).
+    static func describe(_ progress: CallMediaProgress, since started: ContinuousClock.Instant) -> String {
+        let seconds = Double(milliseconds(ContinuousClock.now - started)) / 1000
+        let luma = progress.peerVideoMeanLuma.map { String(format: ", mean luma %.1f", $0) } ?? ""
+        return "progress: \(String(format: "%.1f", seconds)) s video \(progress.peerVideoFramesDecoded) frames\(luma)"
     }
 
     /// Polls the coordinator's state every 50 ms until `done` says so or `limit` passes; returns the last state.

@@ -15,7 +15,7 @@
 # --quality Q, --subsampling 422|420. The feeder log is /run/intercom-uvc/feeder.log; bound-at and
 # unbound-at there hold the seconds since boot of the last bind and unbind.
 #
-# Formats (bFormatIndex, bFrameIndex): MJPEG 1: 640x480 (1) and 1280x720 (2), each at 30 or 15 fps;
+# Formats (bFormatIndex, bFrameIndex): MJPEG 1: 640x480 (1) at 30, 15 or 5 fps and 1280x720 (2) at 30 or 15;
 # YUYV 2: 640x480 (1) at 30 or 15 fps and 1280x720 (2) at 10 fps only (as USB 2.0 webcams limit YUYV).
 set -eu
 
@@ -66,7 +66,7 @@ create_gadget() {
     ln -s "$FUNCTION/control/header/h" "$FUNCTION/control/class/fs/h"
     ln -s "$FUNCTION/control/header/h" "$FUNCTION/control/class/ss/h"
     mkdir "$FUNCTION/streaming/mjpeg/m"
-    frame "$FUNCTION/streaming/mjpeg/m" 480p 640 480 2 333333 666666
+    frame "$FUNCTION/streaming/mjpeg/m" 480p 640 480 2 333333 666666 2000000
     frame "$FUNCTION/streaming/mjpeg/m" 720p 1280 720 2 333333 666666
     mkdir "$FUNCTION/streaming/uncompressed/u"
     frame "$FUNCTION/streaming/uncompressed/u" 480p 640 480 2 333333 666666
