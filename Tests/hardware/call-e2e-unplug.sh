@@ -1,6 +1,7 @@
 # Sourced by call-e2e.sh for `--camera uvc` once the call is answered: the USB webcam is unplugged (the
 # gadget unbound from dummy_hcd, a real USB disconnect for uvcvideo) and replugged mid-call. Uses check,
-# wait_for, $work, $caller and $UVC_GADGET from call-e2e.sh. The caller (`intercomd call --progress`) prints
+# wait_for, $work, $caller and $UVC_GADGET from call-e2e.sh, and hangs the call up at the end (SIGTERM to
+# `intercomd call`, which says bye and reports as usual). The caller (`intercomd call --progress`) prints
 # once a second how many of the device's frames it decoded and the last picture's mean luma, which tells
 # the live camera from the device's placeholder (its last picture at a third of the brightness).
 
@@ -59,3 +60,5 @@ values = {name: float(value) for name, value in re.findall(r'^(intercom_camera_\
 print(values)
 sys.exit(0 if values.get("intercom_camera_losses_total") == 1 and values.get("intercom_camera_recoveries_total") == 1 else 1)
 PY
+kill -TERM "$caller"
+call_limit=30  # call-e2e.sh waits this long for the caller to hang up and report

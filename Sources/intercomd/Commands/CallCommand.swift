@@ -17,7 +17,8 @@ struct CallCommand: AsyncParsableCommand {
         abstract: "Call a device or user with this device's configuration, and report the video and audio that arrive.",
         discussion: """
             Exit status 0 when the call was answered and the other side's audio (and video, when it sends any) \
-            arrived; 1 when not; 2 when the configuration cannot be read.
+            arrived; 1 when not; 2 when the configuration cannot be read. SIGINT or SIGTERM during the call \
+            hangs up at once and reports as usual.
             """
     )
 
@@ -85,6 +86,8 @@ struct CallCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         await coordinator.begin()
+        let hangupSignals = HangupSignals()
+        defer { hangupSignals.cancel() }
         let dialled = ContinuousClock.now
         Terminal.out("calling \(title.map { "the nearest \"\($0)\"" } ?? "user \(user ?? "")")…")
         await coordinator.button(.callPress)
@@ -94,7 +97,10 @@ struct CallCommand: AsyncParsableCommand {
         }
         if case .inCall = connected {
             Terminal.out("connected after \(Self.milliseconds(ContinuousClock.now - dialled)) ms; staying \(seconds) s")
-            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            let talked = ContinuousClock.now
+            if await Self.stay(seconds: seconds, orUntil: hangupSignals.arrivals) {
+                Terminal.out("signal: hanging up after \(Self.milliseconds(ContinuousClock.now - talked)) ms")
+            }
             await coordinator.button(.hangupPress)
             _ = await Self.waitFor(coordinator, limit: .seconds(10)) { $0.name == "idle" }
         } else {
@@ -128,6 +134,23 @@ struct CallCommand: AsyncParsableCommand {
         let seconds = Double(milliseconds(ContinuousClock.now - started)) / 1000
         let luma = progress.peerVideoMeanLuma.map { String(format: ", mean luma %.1f", $0) } ?? ""
         return "progress: \(String(format: "%.1f", seconds)) s video \(progress.peerVideoFramesDecoded) frames\(luma)"
+    }
+
+    /// Sleeps `seconds`, or less when a hangup signal arrives first; true when one did.
+    static func stay(seconds: Double, orUntil signals: AsyncStream<Void>) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return false
+            }
+            group.addTask {
+                for await _ in signals { return true }
+                return false  // cancelled: the time was up
+            }
+            let signalled = await group.next() ?? false
+            group.cancelAll()
+            return signalled
+        }
     }
 
     /// Polls the coordinator's state every 50 ms until `done` says so or `limit` passes; returns the last state.
