@@ -69,6 +69,11 @@ struct MessageParserTests {
         #expect(message.method == .invite)
     }
 
+    @Test func manyEmptyLinesAreRefusedQuickly() {
+        let bytes = [UInt8](repeating: UInt8(ascii: "\n"), count: SIPLimits.standard.maxMessageBytes)
+        #expect(throws: SIPError.malformedStartLine) { try SIPMessage(datagram: bytes) }
+    }
+
     @Test func limitsAreEnforced() {
         let bytes = wire(sampleInvite)
         #expect(throws: SIPError.messageTooLarge) {

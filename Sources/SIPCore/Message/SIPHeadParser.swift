@@ -24,13 +24,14 @@ enum SIPHeadParser {
     }
 
     static func parse(_ head: ArraySlice<UInt8>, limits: SIPLimits) throws(SIPError) -> (SIPStartLine, [SIPHeader]) {
-        var lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+        let allLines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
-        while let first = lines.first, first.isEmpty { lines.removeFirst() }
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let first = lines.first else { throw .malformedStartLine }
-        let startLine = try SIPStartLineParser.parse(first)
+        guard let firstIndex = allLines.firstIndex(where: { !$0.isEmpty }),
+            let lastIndex = allLines.lastIndex(where: { !$0.isEmpty })
+        else { throw .malformedStartLine }
+        let lines = allLines[firstIndex...lastIndex]
+        let startLine = try SIPStartLineParser.parse(lines[firstIndex])
 
         var unfolded: [[UInt8]] = []
         for line in lines.dropFirst() {
