@@ -79,6 +79,19 @@ struct TortureTests {
         #expect(message.startLine == .response(status: 100, reason: ""))
     }
 
+    @Test func mismatch01IsAnsweredWithAnExplaining400() throws {
+        let message = try SIPMessage(datagram: InvalidTortureMessages.mismatch01.bytes)
+        do {
+            try message.validateRequest()
+            Issue.record("mismatch01 was accepted")
+        } catch {
+            let refusal = ResponseBuilder.refusal(of: message, for: error, toTag: "t")
+            #expect(refusal.startLine == .response(status: 400, reason: "Bad Request - CSeq Method Mismatch"))
+            #expect(try refusal.cseq() == CSeq(8, .invite))
+            #expect(try refusal.to().tag == "t")
+        }
+    }
+
     @Test func bcastIsDiscardedForItsSecondVia() throws {
         let message = try SIPMessage(datagram: ValidTortureMessages.bcast.bytes)
         #expect(throws: SIPError.multipleViasInResponse) { try message.validateResponse() }
