@@ -85,6 +85,17 @@ struct ServerTransactionTests {
         #expect(transaction.handle(.respond(ok)) == [.send(ok), .terminated])
     }
 
+    @Test func cancelMatchesTheInviteItCancels() throws {
+        let cancel = CancelBuilder.cancel(for: invite)
+        #expect(cancel.method == .cancel)
+        #expect(cancel.requestURI == invite.requestURI)
+        #expect(try cancel.cseq() == CSeq(1, .cancel))
+        #expect(cancel.values(SIPHeaderName.to) == invite.values(SIPHeaderName.to))
+        try cancel.validateRequest()
+        #expect(try TransactionKey(cancelledBy: cancel) == TransactionKey(serverRequest: invite))
+        #expect(try TransactionKey(serverRequest: cancel) != TransactionKey(serverRequest: invite))
+    }
+
     @Test func transactionKeysFollowTheMagicCookieRules() throws {
         let serverKey = try TransactionKey(serverRequest: invite)
         let ack = try parse(sampleInvite.replacingOccurrences("INVITE sip:", "ACK sip:").replacingOccurrences("1 INVITE", "1 ACK"))

@@ -16,6 +16,14 @@ public struct TransactionKey: Hashable, Sendable {
         self.method = method == .ack ? .invite : method
     }
 
+    /// The key of the server transaction of the request a received CANCEL cancels (§9.2): the same branch and
+    /// sent-by, method INVITE. The CANCEL itself has its own transaction (`init(serverRequest:)`).
+    public init(cancelledBy cancel: SIPMessage) throws(SIPError) {
+        guard cancel.method == .cancel else { throw .notARequest }
+        self = try TransactionKey(serverRequest: cancel)
+        method = .invite
+    }
+
     /// The key of the client transaction a received response belongs to.
     public init(clientResponse response: SIPMessage) throws(SIPError) {
         guard response.statusCode != nil else { throw .notAResponse }
