@@ -26,6 +26,13 @@ struct StreamFramerTests {
         #expect(messages.count == 2)
     }
 
+    @Test func manyMessagesInOneSegmentAreAllCut() throws {
+        var framer = SIPStreamFramer()
+        let messages = try framer.append(Array([[UInt8]](repeating: invite, count: 500).joined()))
+        #expect(messages.count == 500)
+        #expect(framer.bufferedByteCount == 0)
+    }
+
     @Test func missingContentLengthIsAnError() {
         var framer = SIPStreamFramer()
         #expect(throws: SIPError.missingContentLength) {

@@ -4,6 +4,8 @@
 public struct SIPStreamFramer: Sendable {
     public let limits: SIPLimits
     private var buffer: [UInt8] = []
+    /// Where the unread bytes start; consumed messages are dropped once per `append`, not once per message.
+    private var readIndex = 0
     private var failed: SIPError?
 
     public init(limits: SIPLimits = .standard) {
@@ -11,11 +13,13 @@ public struct SIPStreamFramer: Sendable {
     }
 
     /// Bytes waiting for the rest of their message.
-    public var bufferedByteCount: Int { buffer.count }
+    public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Appends `bytes` and returns every message they complete, in order.
     public mutating func append(_ bytes: some Sequence<UInt8>) throws(SIPError) -> [SIPMessage] {
         if let failed { throw failed }
+        buffer.removeFirst(readIndex)
+        readIndex = 0
         buffer.append(contentsOf: bytes)
         var messages: [SIPMessage] = []
         do {
@@ -23,26 +27,29 @@ public struct SIPStreamFramer: Sendable {
         } catch {
             failed = error
             buffer = []
+            readIndex = 0
             throw error
         }
         return messages
     }
 
     private mutating func nextMessage() throws(SIPError) -> SIPMessage? {
-        let keepAlive = buffer.prefix { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.count
-        if keepAlive > 0 { buffer.removeFirst(keepAlive) }
-        guard !buffer.isEmpty else { return nil }
-        guard let (headEnd, bodyStart) = SIPHeadParser.findHeadEnd(buffer[...]).map({ ($0.headEnd, $0.bodyStart) })
+        while readIndex < buffer.count, buffer[readIndex] == UInt8(ascii: "\r") || buffer[readIndex] == UInt8(ascii: "\n") {
+            readIndex += 1
+        }
+        let unread = buffer[readIndex...]
+        guard !unread.isEmpty else { return nil }
+        guard let (headEnd, bodyStart) = SIPHeadParser.findHeadEnd(unread).map({ ($0.headEnd, $0.bodyStart) })
         else {
-            guard buffer.count <= limits.maxMessageBytes else { throw .messageTooLarge }
+            guard unread.count <= limits.maxMessageBytes else { throw .messageTooLarge }
             return nil
         }
-        let (startLine, headers) = try SIPHeadParser.parse(buffer[..<headEnd], limits: limits)
+        let (startLine, headers) = try SIPHeadParser.parse(buffer[readIndex..<headEnd], limits: limits)
         guard let length = try SIPMessage.contentLength(headers) else { throw .missingContentLength }
-        guard length <= limits.maxMessageBytes - bodyStart else { throw .messageTooLarge }
+        guard length <= limits.maxMessageBytes - (bodyStart - readIndex) else { throw .messageTooLarge }
         guard buffer.count - bodyStart >= length else { return nil }
         let message = SIPMessage(startLine: startLine, headers: headers, body: Array(buffer[bodyStart..<(bodyStart + length)]))
-        buffer.removeFirst(bodyStart + length)
+        readIndex = bodyStart + length
         return message
     }
 }

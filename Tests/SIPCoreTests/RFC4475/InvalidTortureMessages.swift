@@ -1,7 +1,7 @@
 import Testing
 
 /// RFC 4475 §3.1.2 (invalid syntax), §3.2 and §3.3 (semantics): messages a UA must refuse, each with the
-/// response status it answers with. Transcribed from the RFC.
+/// response status it answers with. Written out from the RFC's text, not byte-compared with it.
 enum InvalidTortureMessages {
     struct Case: Sendable, CustomTestStringConvertible {
         let message: TortureMessage

@@ -1,5 +1,6 @@
-/// RFC 4475 §3.1.1 (and §3.3 where the message is well formed): messages a parser must accept. Transcribed
-/// from the RFC; `longreq` is rebuilt from its description (§2.3 repeats are expanded by code).
+/// RFC 4475 §3.1.1 (and §3.3 where the message is well formed): messages a parser must accept. Written out
+/// from the RFC's text, not byte-compared with it; `longreq` and the binary part of `mpart01` are rebuilt from
+/// their descriptions.
 enum ValidTortureMessages {
     static let wsinv = TortureMessage("wsinv", """
         INVITE sip:vivekg@chair-dnrc.example.com;unknownparam SIP/2.0
