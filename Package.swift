@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WebRTCCore", targets: ["WebRTCCore"]),
         .library(name: "ParseWire", targets: ["ParseWire"]),
         .library(name: "Media", targets: ["Media"]),
+        .library(name: "SIPCore", targets: ["SIPCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -113,6 +114,8 @@ let package = Package(
             name: "WebRTC",
             dependencies: ["IntercomPlatform", "WebRTCCore", "CNice", "CNiceShims", "CSRTP", "COpenSSL", "COpenSSLShims"]
         ),
+        // SIP messages, digest auth, transactions, dialogs, registration (RFC 3261, RFC 7616): sans-IO.
+        .target(name: "SIPCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
         .target(name: "ControlsCore"),
         // Buttons, LEDs and the door relay through libgpiod.
@@ -207,6 +210,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "IntercomPlatform", "IntercomTestSupport", "CTurboJPEG"]),
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
+        .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore"]),
         // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).
         .target(
             name: "ServerTestSupport",

@@ -33,5 +33,6 @@ let package = Package(
         fuzzer("FuzzOpus", ["WebRTCCore"]),
         fuzzer("FuzzParseWire", ["ParseWire"]),
         fuzzer("FuzzJPEG", ["Media"]),
+        fuzzer("FuzzSIP", ["SIPCore"]),
     ]
 )

@@ -277,3 +277,53 @@ write("FuzzOpus", "code1-silk-wb.opus", bytes([0x49]) + bytes(40))
 write("FuzzOpus", "code2-two-byte-length.opus", bytes([0x7A, 0xFC, 0x00]) + bytes(260))
 write("FuzzOpus", "code3-cbr.opus", bytes([0xFB, 0x03]) + bytes(30))
 write("FuzzOpus", "code3-vbr-padding.opus", bytes([0xFB, 0xC3, 0xFF, 0x02, 5, 7]) + bytes(5 + 7 + 9 + 256))
+
+# ── SIP (RFC 3261 §7, RFC 4475) ─────────────────────────────────────────────────────────────────────
+SIP_INVITE = [
+    "INVITE sip:bob@example.com SIP/2.0",
+    "Via: SIP/2.0/UDP 192.0.2.10:5060;branch=z9hG4bKinvite1;rport",
+    "Max-Forwards: 70",
+    'From: "Alice" <sip:alice@example.com>;tag=a1',
+    "To: <sip:bob@example.com>",
+    "Call-ID: call-1@192.0.2.10",
+    "CSeq: 1 INVITE",
+    "Contact: <sip:alice@192.0.2.10:5060;transport=udp>",
+    "Record-Route: <sip:proxy.example.com;lr>, <sip:edge.example.com;lr>",
+    "Content-Type: application/sdp",
+    "Content-Length: 23",
+    "",
+    "v=0\r\no=- 1 1 IN IP4 x\r\n",
+]
+write("FuzzSIP", "invite.sip", "\r\n".join(SIP_INVITE))
+SIP_COMPACT = [
+    "OPTIONS sip:user;par=u%40example.net@example.com SIP/2.0",
+    "v:  SIP  / 2.0  / TCP     spindle.example.com   ;",
+    "  branch  =   z9hG4bK9ikj8  ,",
+    " SIP  /    2.0   / UDP  192.168.255.111   ; branch=",
+    " z9hG4bK30239",
+    "f: caller<sip:caller@example.com>;tag=323",
+    "t: sip:user@example.com",
+    "i: compact.1234abcd@funky.example.com",
+    "cseq: 0009",
+    "  OPTIONS",
+    "l: 0",
+    "",
+    "",
+]
+write("FuzzSIP", "compact-folded.sip", "\r\n".join(SIP_COMPACT))
+SIP_401 = [
+    "SIP/2.0 401 Unauthorized",
+    "Via: SIP/2.0/UDP 192.0.2.10:5060;branch=z9hG4bKreg1;rport=40123;received=203.0.113.9",
+    "From: <sip:alice@example.com>;tag=r1",
+    "To: <sip:alice@example.com>;tag=srv",
+    "Call-ID: reg-1@192.0.2.10",
+    "CSeq: 1 REGISTER",
+    'WWW-Authenticate: Digest realm="example.com", nonce="7ypf/xlj9XXwfDPEoM4URrv", opaque="FQhe", '
+    'algorithm=SHA-256, qop="auth, auth-int", stale=FALSE',
+    "Content-Length: 0",
+    "",
+    "",
+]
+write("FuzzSIP", "register-401.sip", "\r\n".join(SIP_401))
+# Two messages back to back with a CRLF keep-alive between them: what the TCP framer sees.
+write("FuzzSIP", "stream-two.sip", "\r\n".join(SIP_401) + "\r\n\r\n" + "\r\n".join(SIP_INVITE))

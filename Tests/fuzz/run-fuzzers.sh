@@ -10,7 +10,7 @@
 # The repo is never written to outside FuzzTesting/.build: each run fuzzes a temporary copy of the seeds.
 set -euo pipefail
 
-readonly ALL_TARGETS=(FuzzTOML FuzzConfig FuzzSDP FuzzRTP FuzzRTCP FuzzVP8 FuzzOpus FuzzParseWire FuzzJPEG)
+readonly ALL_TARGETS=(FuzzTOML FuzzConfig FuzzSDP FuzzRTP FuzzRTCP FuzzVP8 FuzzOpus FuzzParseWire FuzzJPEG FuzzSIP)
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly REPO_ROOT
 readonly FUZZ_DIR="$REPO_ROOT/FuzzTesting"
@@ -18,7 +18,7 @@ readonly SCRATCH="$FUZZ_DIR/.build"
 readonly BIN_DIR="$SCRATCH/debug"
 readonly SECONDS_PER_TARGET="${FUZZ_SECONDS:-15}"
 readonly ARTIFACTS="${FUZZ_ARTIFACTS:-$SCRATCH/fuzz-artifacts}"
-# Per input: 2 s is a hang, 512 MB an OOM; 64 KiB is the SDP parser's own input limit.
+# Per input: 2 s is a hang, 512 MB an OOM; 64 KiB is the SDP parser's (and the SIP parser's) own input limit.
 readonly LIBFUZZER_LIMITS=(-rss_limit_mb=512 -timeout=2 -max_len=65536)
 # swift-backtrace can hang for minutes after a crash and hold the output pipe (reliability-test-matrix §0).
 export SWIFT_BACKTRACE=enable=no

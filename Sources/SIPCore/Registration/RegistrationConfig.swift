@@ -1,0 +1,39 @@
+/// What a registration client registers (RFC 3261 §10.2): the address-of-record at a registrar, the contact
+/// that reaches this device, and the credentials for the registrar's challenges.
+public struct RegistrationConfig: Hashable, Sendable {
+    /// The Request-URI of REGISTER: the registrar's domain (§10.2).
+    public var registrar: SIPURI
+    /// To and From of REGISTER (the AOR).
+    public var addressOfRecord: SIPURI
+    /// The Contact binding.
+    public var contact: SIPURI
+    public var credentials: DigestCredentials?
+    public var requestedExpires: UInt32
+    /// Transport and sent-by for Via (the IO layer knows its socket).
+    public var transport: String
+    public var localHost: String
+    public var localPort: UInt16?
+    /// Call-ID and From tag, the same for every REGISTER of this client (§10.2.4 asks for one Call-ID).
+    public var callID: String
+    public var fromTag: String
+    /// How long to wait before trying again after a failure.
+    public var retryAfterFailure: Duration
+
+    public init(
+        registrar: SIPURI, addressOfRecord: SIPURI, contact: SIPURI, credentials: DigestCredentials?,
+        requestedExpires: UInt32 = 3600, transport: String = "UDP", localHost: String, localPort: UInt16? = nil,
+        callID: String, fromTag: String, retryAfterFailure: Duration = .seconds(60)
+    ) {
+        self.registrar = registrar
+        self.addressOfRecord = addressOfRecord
+        self.contact = contact
+        self.credentials = credentials
+        self.requestedExpires = requestedExpires
+        self.transport = transport
+        self.localHost = localHost
+        self.localPort = localPort
+        self.callID = callID
+        self.fromTag = fromTag
+        self.retryAfterFailure = retryAfterFailure
+    }
+}
