@@ -81,6 +81,30 @@ import Testing
         }
     }
 
+    /// A ring with no frame (media not running) still leaves its row, without a picture; the failure counts.
+    @Test func aSnapshotThatFailsLeavesTheRowWithoutAPicture() async throws {
+        try await RunningServer.with { server in
+            let (ownerClient, owner) = try await server.anonymousClient()
+            let state = try AgentBackendTests.Device()
+            let configuration = try TestDeviceConfiguration.load(
+                serverURL: server.serverURL, "[visits]\nowners = [\"\(owner.objectId)\"]\n")
+            let (identity, _, _) = try state.store.loadOrCreateIdentity()
+            let session = BackendSession(settings: configuration.backend, identity: identity, store: state.store,
+                                         logger: RunningServer.logger, policy: RetryPolicy(maxAttempts: 2))
+            let metrics = AgentMetrics()
+            let visits = VisitorLog(session: session, frames: { _ in nil }, settings: configuration.visits,
+                                    metrics: metrics, logger: RunningServer.logger)
+            await visits.ringStarted(1)
+            await visits.callEnded(VisitPolicyTests.summary(.unanswered(.hangupButton)), ticket: 1)
+            await visits.settle()
+            let visit = try #require(try await Self.visits(ownerClient).first)
+            #expect(visit.snapshot == nil && visit.outcome == "declined")
+            var text: [UInt8] = []
+            metrics.registry.emit(into: &text)
+            #expect(String(decoding: text, as: UTF8.self).contains("intercom_snapshot_failures_total 1"))
+        }
+    }
+
     static func visits(_ client: ParseRESTClient) async throws -> [CallLogRow] {
         try await client.send(QueryResults<CallLogRow>.self) { $0.find("CallLog", where: [:], requestId: $1) }.results
     }
