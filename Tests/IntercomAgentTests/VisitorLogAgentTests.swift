@@ -81,6 +81,45 @@ import Testing
         }
     }
 
+    /// An answered call leaves an `answered` row with its answer time and the ring's snapshot.
+    @Test func anAnsweredCallIsLoggedAsAnsweredWithItsSnapshot() async throws {
+        try await RunningServer.with { server in
+            let (ownerClient, owner) = try await server.anonymousClient()
+            var settings = VisitSettings()
+            settings.owners = [owner.objectId]
+            let media = MediaService.running(
+                settings: .init(width: 160, height: 120, fps: 15), logger: RunningServer.logger)
+            defer { media.stop() }
+            var call = try await CallCoordinatorTests.placeCall(
+                server, policy: CallPolicy(answerMode: .auto), media: CallCoordinatorTests.ScriptedMedia(),
+                visits: { session in
+                    VisitorLog(session: session, frames: { await media.snapshotFrame(timeout: $0) },
+                               settings: settings, metrics: nil, logger: RunningServer.logger)
+                })
+            guard case .peerJoined(let devicePeer) = try await CallCoordinatorTests.next(&call.events) else {
+                throw TestFailure("the device did not join")
+            }
+            _ = try await CallCoordinatorTests.next(&call.events)  // ringing
+            _ = try await CallCoordinatorTests.next(&call.events)  // offer
+            await call.visitor.send(.answer(sdp: "v=0 answer"), to: devicePeer.peerId)
+            let coordinator = call.coordinator
+            try await AgentBackendTests.eventually(within: 5, "in call") {
+                if case .inCall = await coordinator.state { return true }
+                return false
+            }
+            await call.visitor.send(.bye(.hangup), to: devicePeer.peerId)
+            try await AgentBackendTests.eventually(within: 15, "the visit is logged") {
+                try await Self.visits(ownerClient).count == 1
+            }
+            await call.visitor.close()
+            let visit = try #require(try await Self.visits(ownerClient).first)
+            #expect(visit.outcome == "answered")
+            let answeredAt = try #require(visit.answeredAt)
+            #expect(answeredAt.date >= visit.startedAt.date && answeredAt.date <= visit.endedAt.date)
+            #expect(visit.snapshot?.name.hasSuffix("_ring.jpg") == true)
+        }
+    }
+
     /// A ring with no frame (media not running) still leaves its row, without a picture; the failure counts.
     @Test func aSnapshotThatFailsLeavesTheRowWithoutAPicture() async throws {
         try await RunningServer.with { server in
