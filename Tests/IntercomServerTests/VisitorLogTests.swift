@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import IntercomServer
+import IntercomTestSupport
 import Testing
 
 /// Issue #19: Parse Files for snapshots and the `CallLog` visitor log, over a real socket.
@@ -118,5 +119,21 @@ import Testing
             #expect(left.objectIds == [recent["objectId"]?.stringValue].compactMap { $0 })
             #expect(try await Self.download(client, url: try #require(oldFile["url"]?.stringValue)).status == 404)
         }
+    }
+
+    @Test func theFilesKeysAreReadFromTheConfigFileAndCheckedForRange() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(Array("""
+            files_directory = "/srv/files"
+            max_file_bytes = 500000
+            call_log_retention_days = 0
+            """.utf8), to: "server.toml")
+        var configuration = ServerConfiguration()
+        #expect(configuration.resolvedFilesDirectory == "./intercom-server.sqlite.files")
+        _ = try configuration.apply(file: directory.path("server.toml"))
+        #expect(configuration.resolvedFilesDirectory == "/srv/files")
+        #expect(configuration.maxFileBytes == 500_000 && configuration.callLogRetentionDays == 0)
+        try directory.write(Array("max_file_bytes = 10\n".utf8), to: "bad.toml")
+        #expect(throws: ServerConfigurationError.self) { try configuration.apply(file: directory.path("bad.toml")) }
     }
 }
