@@ -68,10 +68,13 @@ public struct AgentRuntime: Sendable {
         // The lines are claimed by ControlsService, which keeps trying while another program holds one.
         let gpioIndicators = configuration.gpio.map { _ in GPIOIndicators(logger: logger) }
         let indicators: any CallIndicators = gpioIndicators ?? NoIndicators()
+        // The visitor log (issue #19): snapshots from the encoder's frames, a CallLog row per call.
+        let visits = VisitorLog(session: session, frames: { await media.snapshotFrame(timeout: $0) },
+                                settings: configuration.visits, metrics: metrics, logger: logger)
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger),
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
-            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, logger: logger)
+            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger

@@ -11,9 +11,10 @@ public struct IntercomConfiguration: Sendable, Equatable {
     public var metrics: MetricsSettings
     public var logging: LoggingSettings
     public var state: StateSettings
+    public var visits: VisitSettings
 
     /// The top-level tables, for unknown-key suggestions and documentation.
-    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state"]
+    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits"]
 
     init(_ root: ConfigReader, secrets: SecretResolver, environment: [String: String]) {
         let identityReader = root.table("identity")
@@ -34,6 +35,7 @@ public struct IntercomConfiguration: Sendable, Equatable {
         metrics = MetricsSettings(root.table("metrics"))
         logging = LoggingSettings(root.table("logging"))
         state = StateSettings(root.table("state"), environment: environment)
+        visits = VisitSettings(root.table("visits"))
         root.rejectUnknownKeys()
     }
 }

@@ -34,14 +34,17 @@ public final class IntercomBackend: Sendable {
         liveQuery = LiveQueryHub(configuration: configuration, logger: logger) { token in
             await sessions.liveQueryAuth(token)
         }
+        let files = try FileStore(directory: configuration.resolvedFilesDirectory)
         parse = ParseService(configuration: configuration, database: database, clock: clock, keyRing: keyRing,
-                             liveQuery: liveQuery, boundPort: boundPort, logger: logger)
+                             liveQuery: liveQuery, boundPort: boundPort, files: files, logger: logger)
         iceServers = parse.iceServers
         signaling = SignalingRooms(verifier: tokenVerifier, database: database, clock: clock, iceServers: iceServers,
                                    maxViewers: configuration.maxViewersPerSession, logger: logger)
         sessionRevalidator = SessionRevalidator(hub: liveQuery, database: database, clock: clock, logger: logger)
         sweeper = ExpirySweeper(database: database, clock: clock, heartbeatSeconds: configuration.heartbeatSeconds,
-                                intervalSeconds: configuration.sweepIntervalSeconds, logger: logger)
+                                intervalSeconds: configuration.sweepIntervalSeconds, logger: logger,
+                                callLogRetention: configuration.callLogRetentionDays > 0
+                                    ? CallLogRetention(days: configuration.callLogRetentionDays, files: files) : nil)
     }
 
     /// Peers connected to signaling rooms now (for tests and health figures).

@@ -90,6 +90,21 @@ public struct ParseRequestBuilder: Sendable {
         return make(.post, "/functions/viewerToken", body: WireJSON.encode(body), requestId: requestId)
     }
 
+    // MARK: Visitor log (issue #19)
+
+    /// `POST /files/<name>` with the JPEG itself as the body (parse-server `FilesRouter`): the answer is
+    /// `ParseFile`, whose `name` is the server's unguessable stored name.
+    public func uploadJPEG(name: String, bytes: [UInt8], requestId: UUID) -> ParseRequest {
+        var request = make(.post, "/files/\(Self.pathSegment(name))", requestId: requestId)
+        request.headers = request.headers.map { $0.name == "Content-Type" ? .init("Content-Type", "image/jpeg") : $0 }
+        request.body = bytes
+        return request
+    }
+
+    public func createCallLog(_ row: CallLogRow, requestId: UUID) -> ParseRequest {
+        make(.post, "/classes/\(CallLogRow.className)", body: WireJSON.encode(row), requestId: requestId)
+    }
+
     // MARK: Assembly
 
     public func find(

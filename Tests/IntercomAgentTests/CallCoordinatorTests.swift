@@ -112,15 +112,17 @@ import Testing
         try await placeCall(server, policy: CallPolicy(answerMode: answerMode), media: media)
     }
 
+    /// `visits` makes the device's visitor log on its session (issue #19), nil for none.
     static func placeCall(_ server: RunningServer, policy: CallPolicy, media: any CallMediaFactory,
-                          metrics: AgentMetrics? = nil) async throws -> PlacedCall
+                          metrics: AgentMetrics? = nil, visits: ((BackendSession) -> VisitorLog)? = nil)
+        async throws -> PlacedCall
     {
         let device = try AgentBackendTests.Device()
         let session = try device.session(server)
         let deviceID = try await session.ensureLoggedIn()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: media, status: device.status,
-            deviceTitle: "Gate 3", metrics: metrics, logger: RunningServer.logger)
+            deviceTitle: "Gate 3", metrics: metrics, visits: visits?(session), logger: RunningServer.logger)
         await coordinator.begin()
         let (callerClient, caller) = try await server.anonymousClient()
         let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)

@@ -32,7 +32,11 @@ public actor CallCoordinator {
     private let deviceTitle: String
     private let allowedSignalHosts: Set<String>?
     private let metrics: AgentMetrics?
+    private let visits: VisitorLog?
     private let logger: Logger
+    /// The call in progress as the visitor log knows it: its ticket and what identifies its summary.
+    private var visit: (ticket: UInt64, direction: CallDirection, remoteID: String, sessionID: String?)?
+    private var visitTickets: UInt64 = 0
 
     private let inbox: AsyncStream<(Input, CheckedContinuation<Void, Never>?)>
     private let inboxSink: AsyncStream<(Input, CheckedContinuation<Void, Never>?)>.Continuation
@@ -49,7 +53,9 @@ public actor CallCoordinator {
     /// run their own server); a row naming another host is declined and logged.
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
-                allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, logger: Logger) {
+                allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, visits: VisitorLog? = nil,
+                logger: Logger) {
+        self.visits = visits
         machine = CallStateMachine(policy: policy)
         placer = OutgoingCallPlacer(session: session, deviceTitle: deviceTitle, location: status?.location)
         self.mediaFactory = mediaFactory
@@ -210,7 +216,32 @@ public actor CallCoordinator {
     }
 
     private func feed(_ event: CallEvent) async {
-        await perform(machine.handle(event, at: now))
+        let before = machine.state.context
+        let actions = machine.handle(event, at: now)
+        await noteVisit(before: before, after: machine.state.context)
+        await perform(actions)
+    }
+
+    /// A new call context is a call that rings (incoming or outgoing): the visitor log takes its snapshot
+    /// now, in the background. Later contexts of the same call only fill in its session.
+    private func noteVisit(before: CallContext?, after: CallContext?) async {
+        guard let after else { return }
+        if let before, before.startedAt == after.startedAt, before.direction == after.direction {
+            visit?.sessionID = after.sessionID
+            return
+        }
+        visitTickets += 1
+        visit = (visitTickets, after.direction, after.remoteID, after.sessionID)
+        await visits?.ringStarted(visitTickets)
+    }
+
+    /// The ticket of the call `summary` ends, if it is the one that rang (a caller refused as busy never did).
+    private func visitTicket(for summary: CallSummary) -> UInt64? {
+        guard let visit, visit.direction == summary.direction, visit.remoteID == summary.remoteID,
+              visit.sessionID == nil || summary.sessionID == nil || visit.sessionID == summary.sessionID
+        else { return nil }
+        self.visit = nil
+        return visit.ticket
     }
 
     private var now: CallInstant { CallInstant(sinceBoot: ContinuousClock.now - epoch) }
@@ -305,6 +336,7 @@ public actor CallCoordinator {
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
             ])
             metrics?.callEnded(summary)
+            await visits?.callEnded(summary, ticket: visitTicket(for: summary))
         case .reportState(let line):
             await status?.setCallState(line)
         }

@@ -56,6 +56,8 @@ public final class MediaService: Service, Sendable {
     /// The speaker's far end in, the microphone's echo out; nil when echo cancellation is off.
     public let echoCanceller: EchoCanceller?
     private let feedback: SharedEncoderFeedback
+    /// Snapshot requests (issue #19), served from the frames the VP8 thread takes.
+    private let snapshots = SnapshotTap()
     private let demand = Mutex(Demand())
     private let nextPeer = Atomic<UInt64>(0)
     private let readyReported = Atomic<Bool>(false)
@@ -190,6 +192,11 @@ public final class MediaService: Service, Sendable {
             run.waitUntilFinished()
             FreeHeap.release()
         }
+    }
+
+    /// The next camera frame the encoder takes (while media runs), or nil after `timeout`.
+    public func snapshotFrame(timeout: Duration) async -> I420Frame? {
+        await snapshots.next(timeout: timeout)
     }
 
     // MARK: Peers' feedback
@@ -327,6 +334,7 @@ public final class MediaService: Service, Sendable {
             while !run.isStopped {
                 // A bounded wait, so a stop is noticed while the camera is away.
                 guard let frame = run.frames.take(timeout: .milliseconds(500)) else { continue }
+                snapshots.offer(frame)
                 let (target, force) = feedback.withLock { ($0.targetKbps, $0.takeKeyframeRequest()) }
                 if target != encoder.configuration.targetBitrateKbps { try encoder.setBitrate(kbps: target) }
                 let encodeStart = ContinuousClock.now

@@ -37,7 +37,8 @@ public final class AgentMetrics: Sendable {
         activeCalls = Meter(label: "intercom_media_peers", factory: factory)
         // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
         for direction in ["capture", "playback"] { audioXruns(0, direction: direction) }
-        for label in ["intercom_camera_losses_total", "intercom_camera_recoveries_total"] {
+        for label in ["intercom_camera_losses_total", "intercom_camera_recoveries_total",
+                      "intercom_snapshot_failures_total"] {
             Counter(label: label, factory: factory).increment(by: 0)
         }
         for outcome in ["answered", "no_answer", "declined", "busy"] {

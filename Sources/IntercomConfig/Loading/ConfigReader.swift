@@ -29,6 +29,16 @@ final class ConfigReader {
         ))
     }
 
+    /// Reports a problem about element `index` of the array at `key`, at that element's line.
+    func reportElement(_ key: String, _ index: Int, _ message: String) {
+        var elementLocation: SourceLocation?
+        if let node = table[key], case .array(let elements) = node.value, elements.indices.contains(index) {
+            elementLocation = elements[index].location
+        }
+        problems.add(ConfigProblem(keyPath: "\(keyPath(key))[\(index)]", message: message,
+                                   location: elementLocation ?? table[key]?.location ?? location))
+    }
+
     private func node(_ key: String) -> TOMLNode? {
         consumed.insert(key)
         return table[key]

@@ -9,6 +9,8 @@ import GRDB
 ///   refused with 137 (the device's "query `userID == me`, then PUT or POST" upsert never sends one).
 /// - `ActiveSessions`: only the caller and the receiver see a row, and only until `expiresAt`; the caller
 ///   (the session user) creates it; either party may update its non-server fields or delete it.
+/// - `CallLog` (issue #19): the row's ACL decides, as in parse-server (the device names its owners as
+///   readers and itself as writer); only the device named by `userID` may create it.
 struct AccessPolicy: Sendable {
     let descriptor: ClassDescriptor
     let heartbeatMilliseconds: Int64
@@ -24,6 +26,11 @@ struct AccessPolicy: Sendable {
             if !auth.isMaster {
                 let userId = auth.userId ?? ""
                 filter.add("callerID = ? OR receiverID = ?", [userId.databaseValue, userId.databaseValue])
+            }
+        case ClassDescriptor.callLog.name:
+            if !auth.isMaster {
+                let reader = "," + (auth.userId ?? "*") + ","
+                filter.add("instr(readers, ',*,') > 0 OR instr(readers, ?) > 0", [reader.databaseValue])
             }
         default:
             filter.add("0")
@@ -43,6 +50,7 @@ struct AccessPolicy: Sendable {
     /// parse-server does for ACL-protected writes.
     func mayWrite(_ auth: RequestAuth, _ object: StoredObject) -> Bool {
         guard !auth.isMaster else { return true }
+        if descriptor.usesACL { return ObjectACL(object.fields["ACL"]).canWrite(auth.userId) }
         guard let userId = auth.userId else { return false }
         return participants(of: object.fields).contains(userId)
     }
@@ -50,6 +58,7 @@ struct AccessPolicy: Sendable {
     /// Whether `auth` may see a row with `fields` (LiveQuery's ACL check): anyone sees `ActiveUsers`, only
     /// the two parties see an `ActiveSessions` row.
     func mayRead(_ auth: RequestAuth, _ fields: [String: JSONValue]) -> Bool {
+        if descriptor.usesACL { return auth.isMaster || ObjectACL(fields["ACL"]).canRead(auth.userId) }
         guard !auth.isMaster, descriptor.name == ClassDescriptor.activeSessions.name else { return true }
         guard let userId = auth.userId else { return false }
         return participants(of: fields).contains(userId)

@@ -11,6 +11,9 @@ struct ClassDescriptor: Sendable {
     let expiryField: String?
     /// Fields the server fills (the original Cloud Code `beforeSave`); client values are dropped.
     let serverOwnedFields: Set<String>
+    /// Whether the row's `ACL` decides who reads and writes it (its readers mirrored into a `readers`
+    /// column); the two original classes have fixed rules instead (`AccessPolicy`).
+    var usesACL = false
 
     var table: String { name }
     var geoTable: String { name + "_geo" }
@@ -40,10 +43,26 @@ struct ClassDescriptor: Sendable {
         serverOwnedFields: ["sessionID", "publisherToken", "subscriberToken", "signalURL", "iceServers", "expiresAt"]
     )
 
+    /// The visitor log (issue #19): one row per call, written by the device when it ends, readable by the
+    /// users its ACL names (the device's owners). `snapshot` points at a Parse File.
+    static let callLog = ClassDescriptor(
+        name: "CallLog",
+        fixedFields: [
+            "userID": .string, "callerID": .string, "callerTitle": .string, "direction": .string, "route": .string,
+            "outcome": .string, "startedAt": .date, "answeredAt": .date, "endedAt": .date, "snapshot": .file,
+        ],
+        indexedStringColumns: ["userID"],
+        geoField: nil,
+        expiryField: nil,
+        serverOwnedFields: [],
+        usesACL: true
+    )
+
     static func named(_ name: String) -> ClassDescriptor? {
         switch name {
         case activeUsers.name: activeUsers
         case activeSessions.name: activeSessions
+        case callLog.name: callLog
         default: nil
         }
     }

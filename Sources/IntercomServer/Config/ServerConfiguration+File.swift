@@ -34,6 +34,9 @@ import IntercomConfig
 /// max_where_depth = 4
 /// max_subscriptions = 100                                   # LiveQuery subscriptions per socket
 /// query_time_budget_ms = 1000
+/// files_directory = "/var/lib/intercom-server/files"        # default: <database>.files
+/// max_file_bytes = 2097152                                  # largest snapshot upload
+/// call_log_retention_days = 30                              # 0: keep the visitor log forever
 /// ```
 extension ServerConfiguration {
     static let fileKeys: Set<String> = [
@@ -41,7 +44,7 @@ extension ServerConfiguration {
         "signal_url", "stun_urls", "turn_urls", "turn_secret_file", "heartbeat_seconds", "ring_seconds",
         "token_seconds", "rate_limit", "max_viewers", "web_root", "public_url", "trusted_proxies", "master_key_ips",
         "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_list_items", "max_where_bytes",
-        "max_where_depth", "max_subscriptions", "query_time_budget_ms",
+        "max_where_depth", "max_subscriptions", "query_time_budget_ms", "files_directory", "max_file_bytes", "call_log_retention_days",
     ]
 
     /// Applies `path`; returns the `listen` value, which the command line owns.
@@ -163,6 +166,9 @@ extension ServerConfiguration {
         if let value = integer("max_where_depth", in: 1...32) { queryLimits.maxNestingDepth = Int(value) }
         if let value = integer("max_subscriptions", in: 1...100_000) { queryLimits.maxSubscriptionsPerSocket = Int(value) }
         if let value = integer("query_time_budget_ms", in: 10...60_000) { queryLimits.timeBudgetMilliseconds = value }
+        if let value = string("files_directory") { filesDirectory = value }
+        if let value = integer("max_file_bytes", in: 1024...(64 << 20)) { maxFileBytes = Int(value) }
+        if let value = integer("call_log_retention_days", in: 0...36_500) { callLogRetentionDays = value }
         let listen = string("listen")
         guard problems.isEmpty else { throw ServerConfigurationError(problems.joined(separator: "\n")) }
         return listen

@@ -54,6 +54,17 @@ public struct ServerConfiguration: Sendable {
     /// (`WebCallerLocation`).
     public var webRoot: String?
 
+    // ── Files and the visitor log (issue #19) ──
+    /// Where Parse Files live; nil: `<database>.files` beside the database.
+    public var filesDirectory: String?
+    /// The largest file `POST /parse/files/<name>` accepts (a 1280x720 snapshot is ~100–200 kB).
+    public var maxFileBytes = 2 << 20
+    /// `CallLog` rows (and the snapshots they point at) older than this are swept; 0 keeps them forever.
+    public var callLogRetentionDays: Int64 = 30
+
+    /// `filesDirectory`, or the default beside the database.
+    public var resolvedFilesDirectory: String { filesDirectory ?? databasePath + ".files" }
+
     // ── Presence and housekeeping ──
     /// Devices re-save their `ActiveUsers` row this often; rows older than 3 heartbeats are removed.
     public var heartbeatSeconds: Int64 = 60

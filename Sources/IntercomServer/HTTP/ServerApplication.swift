@@ -69,6 +69,10 @@ public enum ServerApplication {
         router.get("health") { _, _ in HealthResponse(status: "ok") }
         let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes,
                                        bodyTimeoutSeconds: backend.configuration.connectionLimits.bodyTimeoutSeconds)
+        let files = FilesEndpoint(adapter: adapter)
+        // One parameter name at the first level: Hummingbird's trie refuses two (`:name` vs `:appId`).
+        router.post("parse/files/:segment") { request, context in await files.upload(request, context: context) }
+        router.get("parse/files/:segment/:name") { request, context in await files.download(request, context: context) }
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .options] {
             router.on("parse", method: method) { request, context in await adapter.respond(to: request, context: context) }
             router.on("parse/**", method: method) { request, context in

@@ -94,6 +94,8 @@ extension ParseService {
             return old
         }
         await liveQuery.publish(.deleted(descriptor.name, deleted))
+        // A row's files go with it (issue #19: a deleted visit leaves no picture behind).
+        for name in FileReferences.names(in: deleted.fields) { await files.delete(name) }
         return .ok([:])
     }
 

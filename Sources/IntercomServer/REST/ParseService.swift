@@ -19,11 +19,14 @@ final class ParseService: Sendable {
     let liveQuery: LiveQueryHub
     /// Where the server listens, for the listen-derived `signalURL`.
     let boundPort: BoundPort
+    /// Parse Files (snapshots), on disk beside the database.
+    let files: FileStore
     /// A hash no password matches, verified against for unknown usernames (see `logIn`).
     let unknownUserHash: String
 
     init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
-         liveQuery: LiveQueryHub, boundPort: BoundPort, logger: Logger) {
+         liveQuery: LiveQueryHub, boundPort: BoundPort, files: FileStore, logger: Logger) {
+        self.files = files
         self.configuration = configuration
         self.boundPort = boundPort
         self.liveQuery = liveQuery

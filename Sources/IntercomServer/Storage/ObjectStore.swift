@@ -70,6 +70,9 @@ enum ObjectStore {
             columns.append(("latitude", point?.latitude.databaseValue ?? .null))
             columns.append(("longitude", point?.longitude.databaseValue ?? .null))
         }
+        if descriptor.usesACL {
+            columns.append(("readers", ObjectACL(fields["ACL"]).readersColumn.databaseValue))
+        }
         if let expiryField = descriptor.expiryField {
             let millis = fields[expiryField]?["iso"]?.stringValue.flatMap(ParseTimestamp.parse)
             columns.append(("expiresAt", millis?.databaseValue ?? .null))

@@ -7,6 +7,7 @@ enum ServerMigrations {
         migrator.registerMigration("v1-users-sessions", migrate: createUsersAndSessions)
         migrator.registerMigration("v1-classes", migrate: createClasses)
         migrator.registerMigration("v1-server-state", migrate: createServerState)
+        migrator.registerMigration("v2-call-log", migrate: createCallLog)
         return migrator
     }
 
@@ -104,6 +105,23 @@ enum ServerMigrations {
                 expiresAt INTEGER NOT NULL
             );
             CREATE INDEX "_Idempotency_expiresAt" ON "_Idempotency"(expiresAt);
+            """)
+    }
+
+    /// `readers` holds the ACL's readers as `,id1,id2,` (`*` for public), so visibility is one `instr`.
+    private static func createCallLog(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE CallLog (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                objectId TEXT NOT NULL UNIQUE,
+                createdAt INTEGER NOT NULL,
+                updatedAt INTEGER NOT NULL,
+                body TEXT NOT NULL,
+                userID TEXT,
+                readers TEXT NOT NULL DEFAULT ''
+            );
+            CREATE INDEX CallLog_userID ON CallLog(userID);
+            CREATE INDEX CallLog_createdAt ON CallLog(createdAt);
             """)
     }
 }

@@ -12,8 +12,14 @@ public struct ExpirySweeper: Sendable {
         public var expiredSessions = 0
         public var expiredCallSessions = 0
         public var expiredRequestIds = 0
+        /// `CallLog` rows past the retention, and the files removed with them or as orphans.
+        public var expiredCallLogs = 0
+        public var expiredFiles = 0
 
-        public var total: Int { expiredCalls + staleUsers + expiredSessions + expiredCallSessions + expiredRequestIds }
+        public var total: Int {
+            expiredCalls + staleUsers + expiredSessions + expiredCallSessions + expiredRequestIds + expiredCallLogs
+                + expiredFiles
+        }
     }
 
     let database: ServerDatabase
@@ -21,9 +27,12 @@ public struct ExpirySweeper: Sendable {
     let heartbeatSeconds: Int64
     let intervalSeconds: Int64
     let logger: Logger
+    /// nil: the visitor log is kept forever.
+    let callLogRetention: CallLogRetention?
 
     public init(database: ServerDatabase, clock: ServerClock, heartbeatSeconds: Int64, intervalSeconds: Int64,
-                logger: Logger) {
+                logger: Logger, callLogRetention: CallLogRetention? = nil) {
+        self.callLogRetention = callLogRetention
         self.database = database
         self.clock = clock
         self.heartbeatSeconds = heartbeatSeconds
@@ -36,7 +45,7 @@ public struct ExpirySweeper: Sendable {
     public func sweepOnce() async throws -> Report {
         let now = clock.milliseconds
         let staleBefore = now - 3 * heartbeatSeconds * 1000
-        return try await database.pool.write { db in
+        var report = try await database.pool.write { db in
             func delete(_ sql: String, _ bound: Int64) throws -> Int {
                 try db.execute(sql: sql, arguments: [bound])
                 return db.changesCount
@@ -49,6 +58,10 @@ public struct ExpirySweeper: Sendable {
             report.expiredRequestIds = try delete(#"DELETE FROM "_Idempotency" WHERE expiresAt <= ?"#, now)
             return report
         }
+        if let callLogRetention {
+            (report.expiredCallLogs, report.expiredFiles) = try await callLogRetention.sweep(database, now: now)
+        }
+        return report
     }
 
     /// Sweeps every `intervalSeconds` until the task is cancelled; a failed pass is logged and retried.
@@ -59,7 +72,8 @@ public struct ExpirySweeper: Sendable {
                 if report.total > 0 {
                     logger.debug("swept expired rows", metadata: [
                         "calls": "\(report.expiredCalls)", "users": "\(report.staleUsers)",
-                        "sessions": "\(report.expiredSessions)",
+                        "sessions": "\(report.expiredSessions)", "visits": "\(report.expiredCallLogs)",
+                        "files": "\(report.expiredFiles)",
                     ])
                 }
             } catch {

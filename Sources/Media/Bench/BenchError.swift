@@ -7,6 +7,7 @@ public enum BenchError: Error, Sendable, CustomStringConvertible {
     case vpx(VPXError)
     case opus(OpusError)
     case wav(WAVError)
+    case jpeg(JPEGError)
     /// A raw baseline (`vp8bench`, `opusbench`) could not start or exited with a non-zero status.
     case baselineFailed(command: String, status: Int32, output: String)
     /// A raw baseline's output did not contain the expected figures.
@@ -23,6 +24,7 @@ public enum BenchError: Error, Sendable, CustomStringConvertible {
         case .vpx(let error): "\(error)"
         case .opus(let error): "\(error)"
         case .wav(let error): "\(error)"
+        case .jpeg(let error): "\(error)"
         case .baselineFailed(let command, let status, let output):
             "`\(command)` failed with status \(status): \(output)"
         case .unparsableBaselineOutput(let command, let output):

@@ -48,8 +48,10 @@ public enum BenchSuite {
         emit("\n== Opus encode, 48 kHz mono, 20 ms frames, \(plan.opusKbps) kb/s, complexity \(plan.opusComplexity), VoIP, FEC on")
         let opus = try OpusComparison.run(plan: plan, emit: emit)
         let mjpeg = try runMJPEG(plan: plan, emit: emit)
+        let snapshots = try runSnapshots(plan: plan, emit: emit)
         emit("\n" + BenchSummary.text(plan: plan, video: video, opus: opus, latency: latency))
         for comparison in mjpeg { emit(comparison.summary) }
+        for measurement in snapshots { emit(measurement.summary) }
     }
 
     /// The MJPEG decode comparison alone (`intercomd bench --only mjpeg`), each size's summary line last.
@@ -67,6 +69,22 @@ public enum BenchSuite {
             comparisons.append(comparison)
         }
         return comparisons
+    }
+}
+
+extension BenchSuite {
+    /// The ring snapshot's JPEG encode (`intercomd bench --only snapshot`), 640x480 and 1280x720.
+    @discardableResult
+    public static func runSnapshots(plan: BenchPlan, emit: (String) -> Void) throws(BenchError) -> [SnapshotEncodeMeasurement] {
+        emit("\n== Ring snapshot: JPEGEncoder q85 4:2:0 on test-pattern frames, \(plan.mjpegFrames) encodes per size")
+        emit("$ \(plan.invocation)")
+        var measurements: [SnapshotEncodeMeasurement] = []
+        for (width, height) in SnapshotEncodeBench.sizes {
+            let measurement = try SnapshotEncodeBench.run(width: width, height: height, count: plan.mjpegFrames)
+            emit("    " + measurement.summary)
+            measurements.append(measurement)
+        }
+        return measurements
     }
 }
 

@@ -26,7 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The built Tests/bench/mjpegbench.c; omit to measure our MJPEG decoding only.")
     var mjpegbench: String?
 
-    @Option(help: "Run only one part: mjpeg (the MJPEG decode comparison).")
+    @Option(help: "Run only one part: mjpeg (the MJPEG decode comparison) or snapshot (the ring snapshot's JPEG encode).")
     var only: String?
 
     @Option(help: "Comma-separated WIDTHxHEIGHT@KBPS (default 320x240@300,640x480@800,1280x720@1500).")
@@ -58,7 +58,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--threads is 1…16, --cpu-used −16…16, --opus-complexity 0…10")
         }
         _ = try parsedSizes()
-        if let only, only != "mjpeg" { throw ValidationError("--only takes mjpeg") }
+        if let only, only != "mjpeg", only != "snapshot" { throw ValidationError("--only takes mjpeg or snapshot") }
     }
 
     func run() throws {
@@ -76,6 +76,8 @@ struct BenchCommand: ParsableCommand {
         do {
             if only == "mjpeg" {
                 try BenchSuite.runMJPEG(plan: plan, emit: { print($0) })
+            } else if only == "snapshot" {
+                try BenchSuite.runSnapshots(plan: plan, emit: { print($0) })
             } else if writeClips {
                 try BenchSuite.writeClips(plan: plan, overwrite: true, emit: { print($0) })
             } else {

@@ -1,0 +1,39 @@
+/// Parse Files (parse-server `FilesRouter`), for the snapshots of the visitor log (issue #19).
+///
+/// Access: by unguessable name, as parse-server does. An upload gets a stored name with 128 random bits;
+/// `GET /parse/files/<appId>/<name>` serves it to anyone who has the name, and the name is only in the
+/// `CallLog` row that points at it, which only the device's owners can read. (Checking the row on every
+/// `GET` would make `<img src>` in the web caller impossible without a token in the URL.)
+extension ParseService {
+    /// `POST /parse/files/<name>` with the raw bytes: 201 `{"url","name"}` and `Location: <url>`.
+    func uploadFile(_ request: ParseRequest, name: String, contentType: String?, bytes: [UInt8]) async -> ParseResponse {
+        do {
+            let auth = try await authenticate(request)
+            let policy = FileUploadPolicy(maxBytes: configuration.maxFileBytes)
+            let stored = try policy.admit(name: name, contentType: contentType, bytes: bytes,
+                                          isAuthenticated: auth.isMaster || auth.userId != nil)
+            try await files.write(stored, bytes)
+            let url = fileURL(request, stored)
+            return ParseResponse(status: 201, body: ["url": .string(url), "name": .string(stored)], location: url)
+        } catch {
+            return .failure(parseError(error))
+        }
+    }
+
+    /// `GET /parse/files/<appId>/<name>`: the bytes, or nil for an unknown app id or file (404 either way,
+    /// so the answer says nothing about which).
+    func downloadFile(applicationId: String, name: String) async -> [UInt8]? {
+        guard applicationId == configuration.applicationId, FileUploadPolicy.isValidName(name) else { return nil }
+        return await files.read(name)
+    }
+
+    /// The file's public URL: under `publicURL` when configured (behind a proxy), else as `Location`s are.
+    func fileURL(_ request: ParseRequest, _ name: String) -> String {
+        let escaped = FileUploadPolicy.urlSegment(name)
+        if var base = configuration.publicURL {
+            while base.hasSuffix("/") { base.removeLast() }
+            return base + "/parse/files/" + configuration.applicationId + "/" + escaped
+        }
+        return location(request, "files", configuration.applicationId, escaped)
+    }
+}
