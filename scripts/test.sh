@@ -94,11 +94,19 @@ failed=()
 passed=0
 passed_checks() { passed=$(( passed + ${1:-0} )); }
 failed_stage() { failed+=("$1"); }
+stage_times=()
 stage() { echo; echo "=== $1"; }
+# Runs stage NAME and notes how long it took (the summary lists them: what CI's time goes to).
+timed_stage() {
+    local started=$SECONDS
+    "stage_${1//-/_}"
+    stage_times+=("$1 $((SECONDS - started))s")
+}
 absolute() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 
 summary() {
     echo
+    echo "test.sh: stage times: ${stage_times[*]:-none} (total ${SECONDS}s)"
     if [ ${#failed[@]} -ne 0 ]; then
         echo "test.sh: FAILED: ${failed[*]} (logs in $logs)"
         echo "tests: $passed passed, ${#failed[@]} failed"
@@ -305,12 +313,12 @@ if [ "$needs_build" -eq 0 ]; then
 fi
 if [ "$needs_build" -eq 1 ]; then
     stage "build: $(stage_field build 3)"
-    stage_build
+    timed_stage build
 fi
 [ -n "$bin" ] || locate_binaries
 for name in "${selected[@]}"; do
     [ "$name" = build ] && continue
     stage "$name: $(stage_field "$name" 3)"
-    "stage_${name//-/_}"
+    timed_stage "$name"
 done
 summary

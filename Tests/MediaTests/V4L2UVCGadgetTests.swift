@@ -145,14 +145,14 @@ struct V4L2UVCGadgetTests {
         #expect(source.corruptFrames == 0)
     }
 
-    /// Webcams often offer 15 and 30 fps only (the gadget does at 1280x720), not the 5 a Pi Zero's intercom
-    /// may be configured for: the source keeps to 5 by handing the frames that are not due straight back to
-    /// the driver, before their JPEG decode.
+    /// Webcams often offer 15 and 30 fps only (the gadget does at 160x120, small enough for the TCG guest to
+    /// stream at 15 fps), not the 5 a Pi Zero's intercom may be configured for: the source keeps to 5 by
+    /// handing the frames that are not due straight back to the driver, before their JPEG decode.
     @Test("a webcam offering only 15 and 30 fps is captured at the 5 fps asked for, the rest skipped before decoding")
     func pacedToTheRequestedRate() throws {
         let node = try UVCGadget.up()
         defer { UVCGadget.down() }
-        let source = V4L2CaptureSource(path: node, width: 1280, height: 720, frameRate: FrameRate(5), preferredFormats: [.mjpeg])
+        let source = V4L2CaptureSource(path: node, width: 160, height: 120, frameRate: FrameRate(5), preferredFormats: [.mjpeg])
         try source.open()
         defer { source.close() }
         let cameraRate = try #require(source.negotiated?.frameRate.framesPerSecond)

@@ -15,8 +15,8 @@
 # --quality Q, --subsampling 422|420. The feeder log is /run/intercom-uvc/feeder.log; bound-at and
 # unbound-at there hold the seconds since boot of the last bind and unbind.
 #
-# Formats (bFormatIndex, bFrameIndex): MJPEG 1: 640x480 (1) at 30, 15 or 5 fps, 1280x720 (2) at 30 or 15 and
-# 320x240 (3) at 30, 15 or 5;
+# Formats (bFormatIndex, bFrameIndex): MJPEG 1: 640x480 (1) at 30, 15 or 5 fps, 1280x720 (2) at 30 or 15,
+# 320x240 (3) at 30, 15 or 5 and 160x120 (4) at 30 or 15;
 # YUYV 2: 640x480 (1) at 30 or 15 fps and 1280x720 (2) at 10 fps only (as USB 2.0 webcams limit YUYV).
 set -eu
 
@@ -72,6 +72,8 @@ create_gadget() {
     # Small and slow for whole calls in the TCG guest (call-e2e.sh --camera uvc), where the emulated
     # isochronous transfers alone take a third of the guest's CPU at 640x480.
     frame "$FUNCTION/streaming/mjpeg/m" 240p 320 240 2 333333 666666 2000000
+    # Like most webcams, no rate below 15 fps: the capture source's pacing is tested on it.
+    frame "$FUNCTION/streaming/mjpeg/m" 120p 160 120 2 333333 666666
     mkdir "$FUNCTION/streaming/uncompressed/u"
     frame "$FUNCTION/streaming/uncompressed/u" 480p 640 480 2 333333 666666
     frame "$FUNCTION/streaming/uncompressed/u" 720p 1280 720 2 1000000
