@@ -49,23 +49,11 @@ public struct NameAddress: Hashable, Sendable {
 
     /// The "<" that opens the URI, outside any quoted display name; throws on an unterminated quote.
     private static func openingBracket(in text: Substring, header: String) throws(SIPError) -> Substring.Index? {
-        var inQuotes = false
-        var escaped = false
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if escaped {
-                escaped = false
-            } else if inQuotes {
-                if character == "\\" { escaped = true } else if character == "\"" { inQuotes = false }
-            } else if character == "\"" {
-                inQuotes = true
-            } else if character == "<" {
-                return index
-            }
-            index = text.index(after: index)
+        var quotes = QuoteTracker()
+        for index in text.indices {
+            if quotes.isOutside(text[index]), text[index] == "<" { return index }
         }
-        if inQuotes { throw .malformedHeader(name: header) }
+        if quotes.inQuotes { throw .malformedHeader(name: header) }
         return nil
     }
 

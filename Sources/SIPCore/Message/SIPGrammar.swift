@@ -37,30 +37,49 @@ extension StringProtocol {
     }
 }
 
+/// Whether each character of a header value stands inside a quoted-string (RFC 3261 §25.1: `"` opens and
+/// closes one, `\` inside escapes the next character). Fed one character at a time.
+struct QuoteTracker {
+    private(set) var inQuotes = false
+    private var escaped = false
+
+    /// Feeds the next character; true when it stands outside every quoted-string and is not a quote itself.
+    mutating func isOutside(_ character: Character) -> Bool {
+        if escaped {
+            escaped = false
+            return false
+        }
+        if inQuotes {
+            if character == "\\" { escaped = true } else if character == "\"" { inQuotes = false }
+            return false
+        }
+        if character == "\"" {
+            inQuotes = true
+            return false
+        }
+        return true
+    }
+}
+
 /// Splits a header value at `separator` outside double quotes (with `\` escapes) and angle brackets, the way a
 /// comma-separated header list (RFC 3261 §7.3.1) or a parameter list is cut.
 func splitOutsideQuotes(_ text: Substring, separator: Character) -> [Substring] {
     var parts: [Substring] = []
-    var inQuotes = false
+    var quotes = QuoteTracker()
     var inBrackets = false
-    var escaped = false
     var start = text.startIndex
     var index = text.startIndex
     while index < text.endIndex {
         let character = text[index]
-        if escaped {
-            escaped = false
-        } else if inQuotes {
-            if character == "\\" { escaped = true } else if character == "\"" { inQuotes = false }
-        } else if character == "\"" {
-            inQuotes = true
-        } else if character == "<" {
-            inBrackets = true
-        } else if character == ">" {
-            inBrackets = false
-        } else if character == separator, !inBrackets {
-            parts.append(text[start..<index])
-            start = text.index(after: index)
+        if quotes.isOutside(character) {
+            if character == "<" {
+                inBrackets = true
+            } else if character == ">" {
+                inBrackets = false
+            } else if character == separator, !inBrackets {
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            }
         }
         index = text.index(after: index)
     }
