@@ -93,7 +93,9 @@ mkdir -p "$logs"
 failed=()
 passed=0
 passed_checks() { passed=$(( passed + ${1:-0} )); }
-failed_stage() { failed+=("$1"); }
+failed_logs=()
+# failed_stage LABEL [LOG]: the summary repeats LOG's failing lines last, where a truncated CI record still shows them.
+failed_stage() { failed+=("$1"); [ -z "${2:-}" ] || failed_logs+=("$2"); }
 stage_times=()
 stage() { echo; echo "=== $1"; }
 # Runs stage NAME and notes how long it took (the summary lists them: what CI's time goes to).
@@ -108,6 +110,11 @@ summary() {
     echo
     echo "test.sh: stage times: ${stage_times[*]:-none} (total ${SECONDS}s)"
     if [ ${#failed[@]} -ne 0 ]; then
+        local log
+        for log in "${failed_logs[@]}"; do
+            echo "test.sh: failing lines of $log:"
+            grep -E "^(FAIL|not ok)| FAIL |✘|error:|Traceback" "$log" | head -n 20 | cut -c1-600
+        done
         echo "test.sh: FAILED: ${failed[*]} (logs in $logs)"
         echo "tests: $passed passed, ${#failed[@]} failed"
         exit 1
@@ -149,7 +156,7 @@ stage_build() {
     grep -E "error:|warning:|Build complete" "$logs/build.log" | grep -v "^\[" | sort -u | head -n 40
     if [ "$build_status" -ne 0 ]; then
         echo "test.sh: the build failed (see $logs/build.log)"
-        failed_stage "build"
+        failed_stage "build" "$logs/build.log"
         summary
     fi
     echo "build took $(( $(date +%s) - start )) s"
@@ -174,7 +181,7 @@ checks_stage() {
         passed_checks "${count:-1}"
     else
         tail -n 40 "$logs/$log"
-        failed_stage "$label"
+        failed_stage "$label" "$logs/$log"
     fi
 }
 
@@ -197,7 +204,7 @@ stage_unit() {
     swift test --skip-build --no-parallel --filter "DeviceAudioTests|ICEAgentHeapTests" > "$logs/swift-test-audio.log" 2>&1 || swift_status=1
     grep -hE "✘|error:" "$logs/swift-test.log" "$logs/swift-test-audio.log" | head -n 40
     grep -hE "Test run with|Executed [0-9]+ tests" "$logs/swift-test.log" "$logs/swift-test-audio.log" | sort -u | tail -n 4
-    if [ "$swift_status" -ne 0 ]; then failed_stage "swift test"; fi
+    if [ "$swift_status" -ne 0 ]; then failed_stage "swift test" "$logs/swift-test.log"; failed_logs+=("$logs/swift-test-audio.log"); fi
     swift_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
     audio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/swift-test-audio.log" | grep -Eo "[0-9]+" | tail -1)
     xctests=$(grep -Eo "Executed [0-9]+ tests" "$logs/swift-test.log" | grep -Eo "[0-9]+" | tail -1)
@@ -236,7 +243,7 @@ stage_units() {
     if bash Tests/systemd/check-units.sh "$intercomd" "$server" 2>&1 | tee "$logs/units.log"; then
         passed_checks 1
     else
-        failed_stage "systemd units"
+        failed_stage "systemd units" "$logs/units.log"
     fi
 }
 
@@ -244,7 +251,7 @@ stage_boot_smoke() {
     if bash Tests/systemd/boot-smoke.sh "$intercomd" 2>&1 | tee "$logs/boot-smoke.log"; then
         passed_checks 1
     else
-        failed_stage "systemd boot smoke"
+        failed_stage "systemd boot smoke" "$logs/boot-smoke.log"
     fi
 }
 
@@ -257,7 +264,7 @@ stage_harness() {
     if bash Tests/hardware/harness.sh build 2>&1 | tail -n 5 && bash Tests/hardware/harness.sh smoke "$intercomd" 2>&1 | tee "$logs/harness.log"; then
         passed_checks 1
     else
-        failed_stage "hardware harness smoke"
+        failed_stage "hardware harness smoke" "$logs/harness.log"
     fi
 }
 
@@ -273,7 +280,7 @@ stage_harness_tests() {
         gpio_tests=$(grep -Eo "Test run with [0-9]+ tests" "$logs/harness-gpio.log" | grep -Eo "[0-9]+" | tail -1)
         passed_checks "${gpio_tests:-0}"
     else
-        failed_stage "gpio-sim and vivid tests"
+        failed_stage "gpio-sim and vivid tests" "$logs/harness-gpio.log"
     fi
 }
 
@@ -284,7 +291,7 @@ stage_harness_call() {
         passed_checks "$(grep -c "^PASS" "$logs/harness-call.log")"
     else
         tail -n 40 "$logs/harness-call.log"
-        failed_stage "harness end-to-end call"
+        failed_stage "harness end-to-end call" "$logs/harness-call.log"
     fi
 }
 
@@ -292,7 +299,7 @@ stage_fuzz() {
     if bash Tests/fuzz/run-fuzzers.sh 2>&1 | tee "$logs/fuzz.log"; then
         passed_checks 1
     else
-        failed_stage "fuzzing"
+        failed_stage "fuzzing" "$logs/fuzz.log"
     fi
 }
 

@@ -60,9 +60,12 @@ public struct AgentRuntime: Sendable {
         let (microphone, speaker) = MediaService.Settings.endpoints(configuration.audio)
         logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)")
         let metrics = AgentMetrics()
+        let cameraFound: @Sendable (String) -> Void = { [logger] path in
+            logger.notice("camera found at \(path); sending its frames instead of the test pattern")
+        }
         // READY waits for the first encoded frame (or a logged camera fault with the test pattern instead).
-        let media = MediaService(settings: .from(configuration.video, audio: configuration.audio), metrics: metrics,
-                                 logger: logger, onCameraChange: { lost in Task { await status.setCameraLost(lost) } }) {
+        let media = MediaService(settings: .from(configuration.video, audio: configuration.audio, onCameraFound: cameraFound),
+                                 metrics: metrics, logger: logger, onCameraChange: { lost in Task { await status.setCameraLost(lost) } }) {
             Task { await readiness.markReady("media") }
         }
         // The lines are claimed by ControlsService, which keeps trying while another program holds one.

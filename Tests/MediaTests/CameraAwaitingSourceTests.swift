@@ -8,12 +8,14 @@ import Testing
     final class Plug: Sendable {
         let present = Atomic<Bool>(false)
         let looks = Atomic<Int>(0)
+        let opened = Atomic<Int>(0)
     }
 
     /// The "camera" is a 32x32 pattern, the stand-in 16x16: the frame size tells them apart.
     static func source(_ plug: Plug) -> CameraAwaitingSource {
         CameraAwaitingSource(
-            standIn: TestPatternSource(width: 16, height: 16, frameRate: FrameRate(100)), checkInterval: .milliseconds(50)
+            standIn: TestPatternSource(width: 16, height: 16, frameRate: FrameRate(100)), checkInterval: .milliseconds(50),
+            onCameraOpened: { plug.opened.add(1, ordering: .relaxed) }
         ) {
             plug.looks.add(1, ordering: .relaxed)
             return plug.present.load(ordering: .relaxed) ? TestPatternSource(width: 32, height: 32, frameRate: FrameRate(100)) : nil
@@ -35,6 +37,7 @@ import Testing
         #expect(!before.isEmpty && before.allSatisfy { $0.width == 16 })
         #expect(plug.looks.load(ordering: .relaxed) >= 3 && plug.looks.load(ordering: .relaxed) <= 6,
                 "looked \(plug.looks.load(ordering: .relaxed)) times in 200 ms at a 50 ms interval")
+        #expect(plug.opened.load(ordering: .relaxed) == 0)
         plug.present.store(true, ordering: .relaxed)
         let appeared = MonotonicClock.now()
         var switchedAfter: Duration?
@@ -46,6 +49,7 @@ import Testing
         }
         let after = try #require(switchedAfter, "the camera's frames never came")
         #expect(after < .milliseconds(150))
+        #expect(plug.opened.load(ordering: .relaxed) == 1, "the agent logs the camera found once")
         #expect(source.format?.width == 32)
         #expect(try Self.pull(source, for: .milliseconds(100)).allSatisfy { $0.width == 32 })
         source.close()

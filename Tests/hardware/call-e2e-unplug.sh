@@ -1,27 +1,8 @@
 # Sourced by call-e2e.sh for `--camera uvc` once the call is answered: the USB webcam is unplugged (the
 # gadget unbound from dummy_hcd, a real USB disconnect for uvcvideo) and replugged mid-call. Uses check,
-# wait_for, $work, $caller and $UVC_GADGET from call-e2e.sh, and hangs the call up at the end (SIGTERM to
-# `intercomd call`, which says bye and reports as usual). The caller (`intercomd call --progress`) prints
-# once a second how many of the device's frames it decoded and the last picture's mean luma, which tells
-# the live camera from the device's placeholder (its last picture at a third of the brightness).
-
-progress_field() {  # progress_field frames|luma: from the caller's latest progress line
-    line=$(grep '^progress:' "$work/call.out" | tail -n 1)
-    case $1 in
-        frames) echo "$line" | sed -n 's/.* video \([0-9]*\) frames.*/\1/p' ;;
-        luma) echo "$line" | sed -n 's/.*mean luma \([0-9.]*\).*/\1/p' ;;
-    esac
-}
-caller_decoding() {  # caller_decoding MIN_FRAMES SECONDS: the caller has decoded MIN_FRAMES, with a luma
-    n=0
-    while [ "$n" -lt $(($2 * 10)) ]; do
-        frames=$(progress_field frames)
-        [ -n "$frames" ] && [ "$frames" -ge "$1" ] && [ -n "$(progress_field luma)" ] && return 0
-        sleep 0.1; n=$((n + 1))
-    done
-    return 1
-}
-below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+# wait_for, progress_field, caller_decoding, below, $work, $caller and $UVC_GADGET from call-e2e.sh, and
+# hangs the call up at the end (SIGTERM to `intercomd call`, which says bye and reports as usual). The
+# caller's mean luma tells the live camera from the device's placeholder (its last picture, a third as bright).
 
 check "the caller decodes the USB camera's MJPEG picture before the unplug" caller_decoding 10 60
 sleep 2

@@ -7,9 +7,11 @@ extension MediaService.Settings {
     /// camera, the test pattern, or a looping `.y4m` file. With `auto` the device is looked for each time the camera is opened (each
     /// call's media start, each reopen) and every 2 s while the test pattern stands in for it, so a camera
     /// plugged in after the agent started is used within about 2 s, even in a running call.
-    public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev") -> Self {
+    /// `onCameraFound` is told (on the capture thread) when `auto` finds a camera that was not there before.
+    public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev",
+                            onCameraFound: @escaping @Sendable (String) -> Void = { _ in }) -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
-        let make = videoSource(video, devicesDirectory: devicesDirectory)
+        let make = videoSource(video, devicesDirectory: devicesDirectory, onCameraFound: onCameraFound)
         var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
                             minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
         (settings.microphone, settings.speaker) = endpoints(audio)
@@ -19,7 +21,8 @@ extension MediaService.Settings {
 
     /// What opens the camera `[video]` names (called on the capture thread at each run and reopen); also
     /// what `intercomd camera-test` captures from.
-    public static func videoSource(_ video: VideoSettings, devicesDirectory: String = "/dev") -> @Sendable () -> any VideoSource {
+    public static func videoSource(_ video: VideoSettings, devicesDirectory: String = "/dev",
+                                   onCameraFound: @escaping @Sendable (String) -> Void = { _ in }) -> @Sendable () -> any VideoSource {
         let (width, height, fps) = (video.width, video.height, video.fps)
         let testPattern: @Sendable () -> any VideoSource = {
             TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
@@ -40,7 +43,9 @@ extension MediaService.Settings {
         case .auto: {
             if let path = firstCamera(in: devicesDirectory) { return camera(path) }
             if memory.remembered != nil { return camera(devicesDirectory + "/video0") }
-            return CameraAwaitingSource(standIn: testPattern()) { firstCamera(in: devicesDirectory).map(camera) }
+            return CameraAwaitingSource(standIn: testPattern(), onCameraOpened: { onCameraFound(devicesDirectory + "/video0") }) {
+                firstCamera(in: devicesDirectory).map(camera)
+            }
         }
         case .y4mFile(let path): { Y4MFileSource(path: path, loops: true) }
         case .testPattern: testPattern

@@ -10,13 +10,16 @@ public final class CameraAwaitingSource: VideoSource {
     public private(set) var camera: (any VideoSource)?
     private let standIn: any VideoSource
     private let findCamera: () -> (any VideoSource)?
+    /// Called on the capture thread each time a found camera opened and replaced the stand-in (the log line).
+    private let onCameraOpened: () -> Void
     private var nextCheck = Duration.zero
 
     public init(standIn: any VideoSource, checkInterval: Duration = .seconds(2),
-                findCamera: @escaping () -> (any VideoSource)?) {
+                onCameraOpened: @escaping () -> Void = {}, findCamera: @escaping () -> (any VideoSource)?) {
         precondition(checkInterval > .zero, "check interval must be positive")
         self.standIn = standIn
         self.checkInterval = checkInterval
+        self.onCameraOpened = onCameraOpened
         self.findCamera = findCamera
     }
 
@@ -53,6 +56,7 @@ public final class CameraAwaitingSource: VideoSource {
         do {
             try found.open()
             camera = found
+            onCameraOpened()
             return true
         } catch {
             found.close()
