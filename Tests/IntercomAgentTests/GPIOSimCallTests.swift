@@ -27,25 +27,6 @@ extension GPIOSimTests {
     /// CallCoordinator → GPIOIndicators → ControlOutputs), a scripted caller in the signaling room and scripted
     /// media. The LED levels are read back from the sim in each state.
     @Suite(.serialized, .timeLimit(.minutes(2))) struct GPIOSimCallTests {
-        /// The sim chip's lines, at offsets 0…5. The names are unique in the guest, so the agent's lookup by
-        /// name cannot land on the harness's own chip.
-        enum Line: Int, CaseIterable {
-            case accept, hangup, call, statusLED, ringingLED, door
-
-            var name: String {
-                switch self {
-                case .accept: "CALLTEST_ACCEPT"
-                case .hangup: "CALLTEST_HANGUP"
-                case .call: "CALLTEST_CALL"
-                case .statusLED: "CALLTEST_LED_STATUS"
-                case .ringingLED: "CALLTEST_LED_RINGING"
-                case .door: "CALLTEST_DOOR"
-                }
-            }
-
-            static let outputs: [Line] = [.statusLED, .ringingLED, .door]
-        }
-
         /// The device's configuration: answered by button, door opening allowed, every control wired. The
         /// door pulse is long so that the relay is still energized when the agent shuts down.
         static func configuration(serverURL: String) throws -> IntercomConfiguration {
@@ -54,20 +35,7 @@ extension GPIOSimTests {
                 answer = "button"
                 allow_door_open = true
 
-                [gpio.buttons.accept]
-                line = "\(Line.accept.name)"
-                [gpio.buttons.hangup]
-                line = "\(Line.hangup.name)"
-                [gpio.buttons.call]
-                line = "\(Line.call.name)"
-                [gpio.leds.status]
-                line = "\(Line.statusLED.name)"
-                [gpio.leds.ringing]
-                line = "\(Line.ringingLED.name)"
-                [gpio.door]
-                line = "\(Line.door.name)"
-                pulse = "25s"
-
+                \(ControlLine.gpioSections(prefix: "CALLTEST", doorPulse: "25s"))
                 """)
         }
 
@@ -99,38 +67,38 @@ extension GPIOSimTests {
 
         /// Output levels read from the sim's `value` attributes, every 10 ms for a while (-1: unreadable).
         struct Trace: CustomStringConvertible {
-            var levels: [Line: [Int]] = [:]
+            var levels: [ControlLine: [Int]] = [:]
 
             static func record(_ sim: GPIOSim, for duration: Duration) async throws -> Trace {
                 var trace = Trace()
                 let end = ContinuousClock.now + duration
                 while ContinuousClock.now < end {
-                    for line in Line.outputs { trace.levels[line, default: []].append(sim.value(offset: line.rawValue) ?? -1) }
+                    for line in ControlLine.outputs { trace.levels[line, default: []].append(sim.value(offset: line.rawValue) ?? -1) }
                     try await Task.sleep(for: .milliseconds(10))
                 }
                 return trace
             }
 
-            func steady(_ line: Line, _ level: Int) -> Bool {
+            func steady(_ line: ControlLine, _ level: Int) -> Bool {
                 let seen = levels[line] ?? []
                 return !seen.isEmpty && seen.allSatisfy { $0 == level }
             }
 
             /// Both levels, changing back and forth (not a single step from one to the other).
-            func blinks(_ line: Line) -> Bool {
+            func blinks(_ line: ControlLine) -> Bool {
                 let seen = levels[line] ?? []
                 let changes = zip(seen, seen.dropFirst()).count { $0 != $1 }
                 return Set(seen) == [0, 1] && changes >= 3
             }
 
-            func onFraction(_ line: Line) -> Double {
+            func onFraction(_ line: ControlLine) -> Double {
                 let seen = levels[line] ?? []
                 return seen.isEmpty ? 1 : Double(seen.count { $0 == 1 }) / Double(seen.count)
             }
 
             /// Run lengths per line, e.g. `status 1×12 0×13 1×12`.
             var description: String {
-                Line.outputs.map { line in
+                ControlLine.outputs.map { line in
                     var runs: [(Int, Int)] = []
                     for level in levels[line] ?? [] {
                         if let last = runs.last, last.0 == level { runs[runs.count - 1].1 += 1 } else { runs.append((level, 1)) }
@@ -147,7 +115,7 @@ extension GPIOSimTests {
 
         /// A press of a button to ground (pull-up bias, active low, as GPIOSettings defaults): the contact closes,
         /// is held, and opens. A bouncy contact chatters at both ends, edges far quicker than the 30 ms debounce.
-        static func press(_ sim: GPIOSim, _ line: Line, hold: Duration = .milliseconds(100), bouncy: Bool = false)
+        static func press(_ sim: GPIOSim, _ line: ControlLine, hold: Duration = .milliseconds(100), bouncy: Bool = false)
             async throws
         {
             if bouncy { for direction in ["pull-down", "pull-up", "pull-down", "pull-up"] { try sim.pull(direction, offset: line.rawValue) } }
@@ -160,9 +128,9 @@ extension GPIOSimTests {
         @Test("the accept button answers a ringing call exactly once, hangup ends it, the LEDs show each state, shutdown leaves every line off")
         func acceptButtonAnswersARingingCallOnce() async throws {
             let sim = try GPIOSim.create("intercom-call-\(getpid())", label: "intercom-call-test",
-                                         lines: Line.allCases.map(\.name))
+                                         lines: ControlLine.allCases.map(lineName))
             defer { sim.remove() }
-            for line in [Line.accept, .hangup, .call] { try sim.pull("pull-up", offset: line.rawValue) }
+            for line in [ControlLine.accept, .hangup, .call] { try sim.pull("pull-up", offset: line.rawValue) }
             let capture = LogCapture()
             let logger = Logger(label: "intercomd") { JournalLogHandler(label: $0, style: .journal, sink: capture.sink) }
             let acceptPresses: @Sendable () -> Int = { capture.lines.count { $0.contains("button accept: press") } }
@@ -276,7 +244,7 @@ extension GPIOSimTests {
                     // The caller opens the door: the relay pulls in (and stays for its 25 s pulse).
                     await visitor.send(.door(action: "open"), to: devicePeer)
                     try await AgentBackendTests.eventually(within: 3, "the door relay pulls in") {
-                        sim.value(offset: Line.door.rawValue) == 1
+                        sim.value(offset: ControlLine.door.rawValue) == 1
                     }
 
                     // 4. Hangup: the caller hears `bye`, the LEDs go back to idle (ringing LED off, the status
@@ -296,7 +264,7 @@ extension GPIOSimTests {
                     // Lamp test, so that the shutdown has lit LEDs (and the energized relay) to switch off.
                     await indicators.show(.inCall)
                     try await AgentBackendTests.eventually(within: 2, "the LEDs light up") {
-                        Line.outputs.allSatisfy { sim.value(offset: $0.rawValue) == 1 }
+                        ControlLine.outputs.allSatisfy { sim.value(offset: $0.rawValue) == 1 }
                     }
                 }
 
@@ -304,13 +272,13 @@ extension GPIOSimTests {
                 let finished = (try? await AgentBackendTests.eventually(within: 3, "the GPIO threads finish") {
                     outputs.hasFinished && buttons.allSatisfy { $0.1.hasFinished }
                 }) != nil
-                for line in Line.outputs {
+                for line in ControlLine.outputs {
                     #expect(sim.value(offset: line.rawValue) == 0, "\(line) after shutdown")
                 }
                 try #require(finished, "the button and output threads did not finish: lines still held")
-                for line in Line.allCases {
-                    let request = GPIOLineRequest(address: .named(line.name))
-                    if Line.outputs.contains(line) {
+                for line in ControlLine.allCases {
+                    let request = GPIOLineRequest(address: .named(lineName(line)))
+                    if ControlLine.outputs.contains(line) {
                         try backend.requestOutput(request, initiallyActive: false).release()
                     } else {
                         try backend.requestInput(request).release()
@@ -322,20 +290,20 @@ extension GPIOSimTests {
         @Test("a button line another consumer holds fails the controls, and the buttons claimed before it are released")
         func aBusyButtonLineReleasesTheOthers() async throws {
             let sim = try GPIOSim.create("intercom-call-\(getpid())", label: "intercom-call-test",
-                                         lines: Line.allCases.map(\.name))
+                                         lines: ControlLine.allCases.map(lineName))
             defer { sim.remove() }
             let gpio = try #require(try Self.configuration(serverURL: "http://127.0.0.1:1/parse").gpio)
             let backend = LibGPIODBackend()
             // Buttons are claimed in role order (accept, call, hangup): hangup, held elsewhere, fails last.
-            let held = try backend.requestInput(GPIOLineRequest(address: .named(Line.hangup.name), consumer: "someone else"))
+            let held = try backend.requestInput(GPIOLineRequest(address: .named(lineName(.hangup)), consumer: "someone else"))
             defer { held.release() }
             #expect {
                 _ = try GPIOLineRequests.buttons(gpio, backend: backend, consumer: "intercomd")
             } throws: { ($0 as? GPIOError)?.kind == .busy }
             // Their watcher threads let go within one poll (100 ms).
             try await AgentBackendTests.eventually(within: 2, "accept and call are free again") {
-                [Line.accept, .call].allSatisfy { line in
-                    guard let again = try? backend.requestInput(GPIOLineRequest(address: .named(line.name))) else { return false }
+                [ControlLine.accept, .call].allSatisfy { line in
+                    guard let again = try? backend.requestInput(GPIOLineRequest(address: .named(lineName(line)))) else { return false }
                     again.release()
                     return true
                 }
@@ -343,3 +311,6 @@ extension GPIOSimTests {
         }
     }
 }
+
+/// This suite's name of a control line on its sim chip.
+private func lineName(_ line: GPIOSimTests.ControlLine) -> String { line.name(prefix: "CALLTEST") }

@@ -23,39 +23,12 @@ extension GPIOSimTests {
     /// The durations are the issue's: accept held for 2 minutes (with the default `gpio.stuck_after`, 30 s),
     /// hangup toggled at 5 Hz for a minute, the LED line held for 20 s. About 4 minutes in all.
     @Suite(.serialized, .timeLimit(.minutes(4))) struct GPIOSimUnattendedTests {
-        enum Line: Int, CaseIterable {
-            case accept, hangup, call, statusLED, ringingLED, door
-
-            var name: String {
-                switch self {
-                case .accept: "UNATTENDED_ACCEPT"
-                case .hangup: "UNATTENDED_HANGUP"
-                case .call: "UNATTENDED_CALL"
-                case .statusLED: "UNATTENDED_LED_STATUS"
-                case .ringingLED: "UNATTENDED_LED_RINGING"
-                case .door: "UNATTENDED_DOOR"
-                }
-            }
-        }
-
         static func configuration(serverURL: String, answer: String) throws -> IntercomConfiguration {
             try TestDeviceConfiguration.load(serverURL: serverURL, """
                 [call]
                 answer = "\(answer)"
 
-                [gpio.buttons.accept]
-                line = "\(Line.accept.name)"
-                [gpio.buttons.hangup]
-                line = "\(Line.hangup.name)"
-                [gpio.buttons.call]
-                line = "\(Line.call.name)"
-                [gpio.leds.status]
-                line = "\(Line.statusLED.name)"
-                [gpio.leds.ringing]
-                line = "\(Line.ringingLED.name)"
-                [gpio.door]
-                line = "\(Line.door.name)"
-
+                \(ControlLine.gpioSections(prefix: "UNATTENDED"))
                 """)
         }
 
@@ -161,8 +134,8 @@ extension GPIOSimTests {
 
         static func makeSim() throws -> GPIOSim {
             let sim = try GPIOSim.create("intercom-unattended-\(getpid())", label: "intercom-unattended-test",
-                                         lines: Line.allCases.map(\.name))
-            for line in [Line.accept, .hangup, .call] { try sim.pull("pull-up", offset: line.rawValue) }
+                                         lines: ControlLine.allCases.map(lineName))
+            for line in [ControlLine.accept, .hangup, .call] { try sim.pull("pull-up", offset: line.rawValue) }
             return sim
         }
 
@@ -175,7 +148,7 @@ extension GPIOSimTests {
                     await device.status.controlsClaimed == true
                 }
                 let heldSince = ContinuousClock.now
-                try sim.pull("pull-down", offset: Line.accept.rawValue)
+                try sim.pull("pull-down", offset: ControlLine.accept.rawValue)
                 // Its long press (2 s) switches do-not-disturb on, as a person's would ...
                 try await AgentBackendTests.eventually(within: 6, "do-not-disturb from the hold's long press") {
                     await device.doNotDisturb
@@ -191,7 +164,7 @@ extension GPIOSimTests {
                 }
                 // Idle, so the ringing LED next to the button would be off: it double-blinks instead.
                 try await AgentBackendTests.eventually(within: 3, "the ringing LED's double blink for a faulty button") {
-                    sim.value(offset: Line.ringingLED.rawValue) == 1
+                    sim.value(offset: ControlLine.ringingLED.rawValue) == 1
                 }
 
                 // Still held: calls in button mode are answered by themselves, now and a minute later.
@@ -208,7 +181,7 @@ extension GPIOSimTests {
                 #expect(!device.capture.lines.contains { $0.contains("button accept: press") }, "the stuck hold answered nothing")
 
                 // Released: the warning clears and button mode is back (the next call rings for a person).
-                try sim.pull("pull-up", offset: Line.accept.rawValue)
+                try sim.pull("pull-up", offset: ControlLine.accept.rawValue)
                 try await AgentBackendTests.eventually(within: 5, "the stuck warning clears") {
                     await device.warnings.isEmpty
                 }
@@ -237,11 +210,11 @@ extension GPIOSimTests {
                 let chatter = Task {
                     var down = true
                     while !Task.isCancelled, ContinuousClock.now < chatterSince + .seconds(60) {
-                        try? sim.pull(down ? "pull-down" : "pull-up", offset: Line.hangup.rawValue)
+                        try? sim.pull(down ? "pull-down" : "pull-up", offset: ControlLine.hangup.rawValue)
                         down.toggle()
                         try? await Task.sleep(for: .milliseconds(100))
                     }
-                    try? sim.pull("pull-up", offset: Line.hangup.rawValue)
+                    try? sim.pull("pull-up", offset: ControlLine.hangup.rawValue)
                 }
                 defer { chatter.cancel() }
                 try await AgentBackendTests.eventually(within: 10, "button_chattering on /health") {
@@ -249,7 +222,7 @@ extension GPIOSimTests {
                 }
                 #expect(await device.status.chatteringButtons == ["hangup"])
                 try await AgentBackendTests.eventually(within: 3, "the ringing LED's double blink for a faulty button") {
-                    sim.value(offset: Line.ringingLED.rawValue) == 1
+                    sim.value(offset: ControlLine.ringingLED.rawValue) == 1
                 }
 
                 // Calls while the line chatters on: each rings and is not declined, and accept still answers.
@@ -289,7 +262,7 @@ extension GPIOSimTests {
             defer { sim.remove() }
             let backend = LibGPIODBackend()
             let held = ForeignHold(try backend.requestOutput(
-                GPIOLineRequest(address: .named(Line.statusLED.name), consumer: "someone else"), initiallyActive: false))
+                GPIOLineRequest(address: .named(lineName(.statusLED)), consumer: "someone else"), initiallyActive: false))
             let heldSince = ContinuousClock.now
             defer { held.release() }
             try await Device.run(answer: "auto") { device in
@@ -315,10 +288,10 @@ extension GPIOSimTests {
                 #expect(device.capture.lines.contains { $0.contains("the GPIO lines are claimed after") })
                 // The LEDs work: the status LED gives its idle blink (100 ms every 5 s), and intercomd holds it.
                 try await AgentBackendTests.eventually(within: 7, "the idle blink on the status LED") {
-                    sim.value(offset: Line.statusLED.rawValue) == 1
+                    sim.value(offset: ControlLine.statusLED.rawValue) == 1
                 }
                 #expect(throws: GPIOError.self) {
-                    try backend.requestOutput(GPIOLineRequest(address: .named(Line.statusLED.name)), initiallyActive: false)
+                    try backend.requestOutput(GPIOLineRequest(address: .named(lineName(.statusLED))), initiallyActive: false)
                 }
                 let next = try await device.call()
                 try await next.expectAnswered(within: 10)
@@ -343,3 +316,6 @@ final class ForeignHold: Sendable {
         }
     }
 }
+
+/// This suite's name of a control line on its sim chip.
+private func lineName(_ line: GPIOSimTests.ControlLine) -> String { line.name(prefix: "UNATTENDED") }

@@ -397,6 +397,30 @@ rows=$(active_rows)
     pass "after the upgrade its ActiveUsers row has the same userID" || fail "after the upgrade the row has the same userID" "rows: $rows"
 timing "upgrade"
 
+# ── What a reboot of the overlay root loses (issue #23, item 6) ─────────────────────────────────────────
+# With the root in RAM, every boot starts with an empty /var/lib/intercom. The same loss without a second boot
+# (which would also lose the installed packages): stop the agent, empty its state directory, start it again.
+# The documented setting for such roots, provisioned credentials, must give the same userID.
+ct systemctl stop intercomd.service
+ct find /var/lib/private/intercom -mindepth 1 -delete
+ct test -e /var/lib/private/intercom/identity.json && fail "the state directory is emptied" "identity.json is still there"
+ct systemctl start intercomd.service
+if wait_for 60 agent_registered; then
+    identity_after=$(identity)
+    if [ "${identity_after#* }" = "$device_user" ] && [ "${identity_after%% *}" != "${identity_before%% *}" ]; then
+        pass "state lost as at an overlay root's reboot: a new installation (${identity_after%% *}), the same userID $device_user"
+    else
+        fail "state lost as at an overlay root's reboot: the same userID" "before '$identity_before', after '${identity_after:-unreadable}'"
+    fi
+    rows=$(active_rows)
+    [ "$(printf '%s\n' "$rows" | awk '{print $2}' | sort -u)" = "$device_user" ] &&
+        pass "after the lost state its ActiveUsers rows all have userID $device_user" ||
+        fail "after the lost state the rows have the same userID" "rows: $rows"
+else
+    fail "after its state directory was emptied the agent starts and registers" "$(ct systemctl status --no-pager intercomd 2>&1 | tail -n 10)"
+fi
+timing "state lost at a reboot of the overlay root"
+
 # ── Figures (not tests) ───────────────────────────────────────────────────────────────────────────────────
 installed_kib=$(ct dpkg-query -W -f '${Installed-Size}' intercomd)
 packaged_bytes=$(ct stat -c %s /usr/bin/intercomd)
