@@ -1,50 +1,42 @@
 import Foundation
 
-/// The timestamp form parse-server writes: `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds). Parsing also
-/// accepts no fraction or 1–9 fraction digits; anything else (offsets, missing `Z`, out-of-range fields) fails.
-/// Hand-written (civil-date arithmetic after H. Hinnant's `days_from_civil`) so it is Sendable, locale-free
-/// and allocation-light on the fuzzed path.
+/// The timestamp form parse-server writes: `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds). The one owner of
+/// that text for the agent (as `Date`) and the server (as integer milliseconds, which SQLite compares and
+/// indexes). Hand-written (civil-date arithmetic after H. Hinnant's `days_from_civil` / `civil_from_days`,
+/// proleptic Gregorian) so it is Sendable, locale-free and allocation-light on the fuzzed path.
+///
+/// Two readings: `.strict` (what parse-server sends; the agent's): `T`, no fraction or 1–9 fraction digits,
+/// `Z`, seconds below 60. `.lenient` (what the server accepts from clients, as JavaScript's `Date` would):
+/// also a space for `T`, a `+00:00` offset, a leap second `:60`, and fractions of any length.
 public enum ISO8601Millis {
+    public enum Reading: Sendable { case strict, lenient }
+
     public static func parse(_ text: String) -> Date? {
-        let b = Array(text.utf8)
-        guard b.count >= 20, b.count <= 30, b.last == UInt8(ascii: "Z") else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for i in start..<start + count {
-                let d = Int(b[i]) - 48
-                guard d >= 0, d <= 9 else { return nil }
-                value = value * 10 + d
-            }
-            return value
-        }
-        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2)
-        else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
-        else { return nil }
-        var fraction = 0.0
-        if b.count > 20 {
-            let fractionDigits = b.count - 21
-            guard b[19] == UInt8(ascii: "."), (1...9).contains(fractionDigits),
-                  let value = digits(20, fractionDigits)
-            else { return nil }
-            fraction = Double(value) / pow(10, Double(fractionDigits))
-        }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
-        return Date(timeIntervalSince1970: seconds)
+        guard let parsed = Parsed(text, .strict) else { return nil }
+        let fraction = Double(parsed.fraction) / pow(10, Double(parsed.fractionDigits))
+        return Date(timeIntervalSince1970: Double(parsed.wholeSeconds) + fraction)
+    }
+
+    /// Milliseconds since 1970 (fraction digits past the third dropped), or nil.
+    public static func milliseconds(from text: String, _ reading: Reading = .strict) -> Int64? {
+        guard let parsed = Parsed(text, reading) else { return nil }
+        var millis = parsed.fraction
+        var digits = parsed.fractionDigits
+        while digits > 3 { millis /= 10; digits -= 1 }
+        while digits < 3 { millis *= 10; digits += 1 }
+        return parsed.wholeSeconds * 1000 + millis
     }
 
     /// Formats with exactly three fraction digits, rounding to the nearest millisecond. Dates outside
     /// years 0000–9999 (or NaN) are clamped into that range: the wire format has four year digits.
     public static func format(_ date: Date) -> String {
         let millis = (date.timeIntervalSince1970 * 1000).rounded()
-        let lowest = -62_167_219_200_000.0, highest = 253_402_300_799_999.0
-        let totalMillis = Int64(millis.isNaN ? 0 : min(max(millis, lowest), highest))
-        let (daysPart, millisOfDay) = floorDivMod(totalMillis, 86_400_000)
+        return format(milliseconds: Int64(millis.isNaN ? 0 : min(max(millis, Double(lowest)), Double(highest))))
+    }
+
+    /// Formats milliseconds since 1970, clamped into years 0000–9999.
+    public static func format(milliseconds: Int64) -> String {
+        let (daysPart, millisOfDay) = floorDivMod(min(max(milliseconds, lowest), highest), 86_400_000)
         let (year, month, day) = civilFromDays(Int(daysPart))
         let ms = Int(millisOfDay)
         func pad(_ v: Int, _ width: Int) -> String {
@@ -53,6 +45,56 @@ public enum ISO8601Millis {
         }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(ms / 3_600_000, 2)):"
             + "\(pad(ms / 60_000 % 60, 2)):\(pad(ms / 1000 % 60, 2)).\(pad(ms % 1000, 3))Z"
+    }
+
+    private static let lowest: Int64 = -62_167_219_200_000      // 0000-01-01T00:00:00.000Z
+    private static let highest: Int64 = 253_402_300_799_999     // 9999-12-31T23:59:59.999Z
+
+    /// The fields of one timestamp text: whole seconds since 1970 and the fraction as written.
+    private struct Parsed {
+        var wholeSeconds: Int64
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+
+        init?(_ text: String, _ reading: Reading) {
+            let b = Array(text.utf8)
+            let lenient = reading == .lenient
+            guard b.count >= 20, lenient || b.count <= 30 else { return nil }
+            func digits(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for i in start..<start + count {
+                    let d = Int(b[i]) - 48
+                    guard d >= 0, d <= 9 else { return nil }
+                    value = value * 10 + d
+                }
+                return value
+            }
+            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+                  b[10] == UInt8(ascii: "T") || (lenient && b[10] == UInt8(ascii: " ")),
+                  b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+                  let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+                  let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+                  (1...12).contains(month), day >= 1, day <= ISO8601Millis.daysIn(month: month, year: year),
+                  hour < 24, minute < 60, second < (lenient ? 61 : 60)
+            else { return nil }
+            var index = 19
+            if index < b.count, b[index] == UInt8(ascii: ".") {
+                index += 1
+                while index < b.count, (48...57).contains(b[index]) {
+                    // Digits past the eighteenth cannot change a millisecond; they are read, not kept.
+                    if fractionDigits < 18 {
+                        fraction = fraction * 10 + Int64(b[index] - 48)
+                        fractionDigits += 1
+                    }
+                    index += 1
+                }
+                guard fractionDigits > 0, lenient || index - 20 <= 9 else { return nil }
+            }
+            let zone = b[index...]
+            guard zone.elementsEqual("Z".utf8) || (lenient && zone.elementsEqual("+00:00".utf8)) else { return nil }
+            let days = ISO8601Millis.daysFromCivil(year: year, month: month, day: day)
+            wholeSeconds = Int64(days * 86_400 + hour * 3600 + minute * 60 + second)
+        }
     }
 
     private static func floorDivMod(_ a: Int64, _ b: Int64) -> (Int64, Int64) {

@@ -28,6 +28,26 @@ import ParseWire
         #expect(ISO8601Millis.parse(text) == nil)
     }
 
+    /// The server's reading of clients' dates is looser than the agent's of the server's; both come to the
+    /// same millisecond wherever both accept the text.
+    @Test func strictAndLenientReadingsAgreeWhereBothAccept() {
+        #expect(ISO8601Millis.milliseconds(from: "2024-01-01T12:23:45.678Z") == 1_704_111_825_678)
+        #expect(ISO8601Millis.milliseconds(from: "1969-12-31T23:59:59.999Z") == -1)
+        #expect(ISO8601Millis.milliseconds(from: "2024-01-01T12:23:45.6789Z") == 1_704_111_825_678)
+        #expect(ISO8601Millis.milliseconds(from: "2024-01-01T12:23:45.6Z") == 1_704_111_825_600)
+        for lenientOnly in ["2024-01-01 12:23:45.678Z", "2024-01-01T12:23:45.678+00:00", "2016-12-31T23:59:60Z",
+                            "2024-01-01T12:23:45.67800000000000000000001Z"] {
+            #expect(ISO8601Millis.milliseconds(from: lenientOnly) == nil, "\(lenientOnly)")
+            #expect(ISO8601Millis.milliseconds(from: lenientOnly, .lenient) != nil, "\(lenientOnly)")
+        }
+        #expect(ISO8601Millis.milliseconds(from: "2024-01-01 12:23:45.678+00:00", .lenient) == 1_704_111_825_678)
+        for neither in ["2024-01-01T12:23:45.Z", "2024-01-01T12:23:45.678+01:00", "2024-02-30T00:00:00Z", "yesterday"] {
+            #expect(ISO8601Millis.milliseconds(from: neither, .lenient) == nil, "\(neither)")
+        }
+        #expect(ISO8601Millis.format(milliseconds: .max) == "9999-12-31T23:59:59.999Z")
+        #expect(ISO8601Millis.format(milliseconds: .min) == "0000-01-01T00:00:00.000Z")
+    }
+
     @Test func geoPointDecodesAndValidatesRange() throws {
         let point = try decode(GeoPoint.self, #"{"__type":"GeoPoint","latitude":37.77,"longitude":-122.41}"#)
         #expect(point.latitude == 37.77 && point.longitude == -122.41)
