@@ -239,7 +239,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "CLibcShims"]),
+        .testTarget(name: "WebRTCTests", dependencies: ["WebRTC", "WebRTCCore", "IntercomTestSupport", "IntercomPlatform"]),
         .testTarget(
             name: "IntercomdTests",
             dependencies: ["IntercomTestSupport", "IntercomPlatform", "IntercomConfig", "Media"]

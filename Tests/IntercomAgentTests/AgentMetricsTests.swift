@@ -74,6 +74,10 @@ struct AgentMetricsTests {
             #expect(text.contains("intercom_video_encode_cpu_seconds_total 0.0045"), "\(text)")
             #expect(text.contains("intercom_registered 0"))
             #expect(!text.contains("intercom_cpu_temperature_celsius"), "no thermal zone, no temperature line")
+            // The heap in use (what the soak's leak check compares) is this test process's: megabytes, not 0.
+            let heap = text.split(separator: "\n").first { $0.hasPrefix("intercom_heap_in_use_bytes ") }
+                .flatMap { Double($0.split(separator: " ")[1]) }
+            #expect((heap ?? 0) > 1_000_000, "intercom_heap_in_use_bytes: \(heap.map { "\($0)" } ?? "missing")")
         }
     }
 

@@ -1,4 +1,4 @@
-import CLibcShims
+import IntercomPlatform
 import Testing
 import WebRTC
 
@@ -20,7 +20,7 @@ struct ICEAgentHeapTests {
 
     static func settledHeap() async throws -> Int {
         try await Task.sleep(for: waitLimit + .milliseconds(500))
-        return CIntercomShims_heap_bytes_in_use()
+        return MallocHeap.bytesInUse
     }
 
     /// Two batches after the warm-up, each judged on its own: a libnice stream left behind is ~5 kB a pair.

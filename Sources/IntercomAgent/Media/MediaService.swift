@@ -190,7 +190,7 @@ public final class MediaService: Service, Sendable {
         // stays as small as a fresh one.
         NamedThread.start("intercom-trim") {
             run.waitUntilFinished()
-            FreeHeap.release()
+            MallocHeap.release()
         }
     }
 

@@ -1,6 +1,7 @@
 import CallCore
 import CoreMetrics
 import IntercomConfig
+import IntercomPlatform
 import class Prometheus.PrometheusCollectorRegistry
 import struct Prometheus.PrometheusMetricsFactory
 
@@ -110,6 +111,7 @@ public final class AgentMetrics: Sendable {
         if let temperatureCelsius {
             Meter(label: "intercom_cpu_temperature_celsius", factory: factory).set(temperatureCelsius)
         }
+        Meter(label: "intercom_heap_in_use_bytes", factory: factory).set(MallocHeap.bytesInUse)
         return registry.emitToBuffer()
     }
 }
