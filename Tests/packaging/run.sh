@@ -409,6 +409,7 @@ if wait_for 60 agent_registered; then
     identity_after=$(identity)
     if [ "${identity_after#* }" = "$device_user" ] && [ "${identity_after%% *}" != "${identity_before%% *}" ]; then
         pass "state lost as at an overlay root's reboot: a new installation (${identity_after%% *}), the same userID $device_user"
+        identity_before=$identity_after  # what `apt-get remove` must keep below
     else
         fail "state lost as at an overlay root's reboot: the same userID" "before '$identity_before', after '${identity_after:-unreadable}'"
     fi
