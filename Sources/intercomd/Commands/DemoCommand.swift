@@ -55,6 +55,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The agent's metrics and health port (HOST:PORT).")
     var metrics = "127.0.0.1:9464"
 
+    @Option(help: "An MQTT broker (mqtt://HOST[:PORT]) to publish Home Assistant entities to (docs/mqtt.md).")
+    var mqtt: String?
+
     func validate() throws {
         guard ["auto", "button", "auto-after"].contains(answer) else { throw ValidationError("--answer: auto, button or auto-after") }
         guard ["auto", "test-pattern"].contains(video) else { throw ValidationError("--video: auto or test-pattern") }
@@ -149,6 +152,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         [state]
         directory = "\(state)"
+        \(mqtt.map { "\n[mqtt]\nbroker = \"\($0.replacingOccurrences(of: "\"", with: "'"))\"" } ?? "")
         """
     }
 }
