@@ -117,7 +117,8 @@ public final class MQTTClient: Sendable {
                 switch action {
                 case .openConnection:
                     do throws(MQTTTransportError) {
-                        socket = try MQTTSocket.connect(host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout)
+                        socket = try MQTTSocket.connect(host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout,
+                                                        cancelled: { self.inbox.withLock { $0.events.contains(.stop) } })
                         pending += session.handle(.transportUp, at: now())
                     } catch {
                         pending += session.handle(.transportFailed("\(error)"), at: now())

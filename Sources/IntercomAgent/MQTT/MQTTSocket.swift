@@ -9,7 +9,9 @@ final class MQTTSocket {
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Resolves `host`, connects to the first address that answers within `timeout`.
-    static func connect(host: String, port: Int, timeout: Duration) throws(MQTTTransportError) -> MQTTSocket {
+    /// `cancelled` is asked every 200 ms while a connect is pending: a stop need not wait out the timeout.
+    static func connect(host: String, port: Int, timeout: Duration,
+                        cancelled: () -> Bool = { false }) throws(MQTTTransportError) -> MQTTSocket {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -29,7 +31,7 @@ final class MQTTSocket {
                 continue
             }
             if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
-                switch waitConnected(fd, timeout: timeout) {
+                switch waitConnected(fd, timeout: timeout, cancelled: cancelled) {
                 case nil:
                     var one: Int32 = 1
                     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -46,11 +48,17 @@ final class MQTTSocket {
     }
 
     /// nil once connected, else the errno (ETIMEDOUT when `timeout` passed).
-    private static func waitConnected(_ fd: Int32, timeout: Duration) -> Int32? {
-        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&poller, 1, Int32(clamping: timeout.wholeMilliseconds))
-        if ready == 0 { return ETIMEDOUT }
-        if ready < 0 { return errno }
+    private static func waitConnected(_ fd: Int32, timeout: Duration, cancelled: () -> Bool) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let left = deadline - ContinuousClock.now
+            if left <= .zero { return ETIMEDOUT }
+            if cancelled() { return ECANCELED }
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: min(200, max(1, left.wholeMilliseconds))))
+            if ready > 0 { break }
+            if ready < 0, errno != EINTR { return errno }
+        }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
