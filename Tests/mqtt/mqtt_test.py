@@ -9,7 +9,7 @@ with its retain flag. Then `intercomd call` ("Visitor Ada", a second device stac
 Checks: (a) the retained discovery configs carry Home Assistant's schema fields (unique_id, name, availability,
 device.identifiers, state_topic or command_topic; event_types for the event, payload_press for the button,
 device_class where the entity has one) and availability is `online`; (b) the ring event names the caller
-(JSON with event_type "ring"), in_call goes ON; (c) PRESS on the button's command topic pulses the simulated relay
+(JSON with event_type "ring"), in_call goes ON, the ring's snapshot arrives on the image topic as a JPEG; (c) PRESS on the button's command topic pulses the simulated relay
 exactly once; (d) mosquitto killed (SIGKILL) for OUTAGE_SECONDS mid-call: the call goes on (intercomd call exits
 0 after CALL_SECONDS with video decoded throughout, the demo logs it answered and ended by the caller's bye) and
 after the broker returns the agent publishes availability `online` and the discovery configs again (the new broker
@@ -269,6 +269,12 @@ class Run:
                               if t.split("/")[1] == "binary_sensor"), "")
         in_call = watch.wait(lambda m: m[2] == in_call_topic and m[3] == b"ON", 30, since=mark)
         self.check("(b) in_call turns ON", in_call, in_call_topic)
+
+        image_topic = next((c.get("image_topic") for t, (_, c) in configs.items() if t.split("/")[1] == "image"), "")
+        snapshot = watch.wait(lambda m: m[2] == image_topic and m[3][:2] == b"\xff\xd8", 15, since=mark)
+        self.check("(b) the ring's snapshot reaches the image entity's topic as a JPEG",
+                   snapshot and snapshot[3][-2:] == b"\xff\xd9",
+                   f"{image_topic}: {len(snapshot[3])} bytes" if snapshot else f"{image_topic}: no JPEG within 15 s")
 
         # (c) the door button
         door_mark = demo.mark()
