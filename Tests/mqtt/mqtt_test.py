@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """MQTT with Home Assistant discovery: `intercomd demo --mqtt` against a real mosquitto started here.
 
-Starts mosquitto on a free loopback port (anonymous, no persistence, so a restarted broker has forgotten every
-retained message) and `intercomd demo --mqtt mqtt://127.0.0.1:<port>` (intercom-server as its child, simulated
+Starts mosquitto on a free loopback port (password authentication, no persistence, so a restarted broker has forgotten every
+retained message) and `intercomd demo --mqtt mqtt://127.0.0.1:<port> --mqtt-username … --mqtt-password-file …`
+(intercom-server as its child, simulated
 GPIO with the door relay on line DOOR, `call.allow_door_open = true`). `mosquitto_sub -t '#'` records every message
 with its retain flag. Then `intercomd call` ("Visitor Ada", a second device stack) calls the demo for CALL_SECONDS.
 
@@ -43,6 +44,8 @@ CALLER = {"title": "Visitor Ada", "lat": 52.5210, "lon": 13.4060}
 CALL_SECONDS = 24
 OUTAGE_SECONDS = 10
 PREFIX = "homeassistant"
+USER, PASSWORD = "intercom", "s3cret-mqtt"
+CREDENTIALS = ["-u", USER, "-P", PASSWORD]
 COMMON_FIELDS = ("unique_id", "name", "availability_topic", "payload_available", "payload_not_available", "device")
 # Per component: the fields Home Assistant's MQTT schema requires or this device promises.
 COMPONENT_FIELDS = {
@@ -65,8 +68,13 @@ class Broker:
     def __init__(self, workdir, port):
         self.workdir, self.port = workdir, port
         self.config = os.path.join(workdir, "mosquitto.conf")
+        # Password authentication, so the agent's CONNECT must carry USER and PASSWORD (§3.1.3.4–5). `user
+        # root` keeps a broker started by root able to read the password file in the test's private directory.
+        passwords = os.path.join(workdir, "mosquitto.passwd")
+        subprocess.run([tool("mosquitto_passwd"), "-b", "-c", passwords, USER, PASSWORD], check=True, capture_output=True)
         with open(self.config, "w", encoding="utf-8") as f:
-            f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+            f.write(f"listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+                    "persistence false\nuser root\n")
         self.process = None
         self.starts = 0
 
@@ -94,7 +102,7 @@ class Subscriber:
     def __init__(self, port, workdir, label):
         self.messages = []
         self.lock = threading.Lock()
-        self.process = subprocess.Popen([tool("mosquitto_sub"), "-h", "127.0.0.1", "-p", str(port), "-t", "#", "-v",
+        self.process = subprocess.Popen([tool("mosquitto_sub"), "-h", "127.0.0.1", "-p", str(port), *CREDENTIALS, "-t", "#", "-v",
                                          "-F", "%r %t %x"], stdout=subprocess.PIPE, stderr=open(
                                              os.path.join(workdir, f"{label}.stderr"), "w"), text=True)
         threading.Thread(target=self._read, daemon=True).start()
@@ -163,7 +171,7 @@ class Run:
                     (("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin))
                     if not (os.path.isfile(path) and os.access(path, os.X_OK))]
         problems += [f"{name} not found (apt-get install {package})" for name, package in
-                     (("mosquitto", "mosquitto"), ("mosquitto_sub", "mosquitto-clients"),
+                     (("mosquitto", "mosquitto"), ("mosquitto_passwd", "mosquitto"), ("mosquitto_sub", "mosquitto-clients"),
                       ("mosquitto_pub", "mosquitto-clients")) if not tool(name)]
         for problem in problems:
             self.check("prerequisites", False, problem)
@@ -208,11 +216,19 @@ class Run:
         if not self.check("mosquitto starts on a free loopback port", self.broker.start(),
                           " | ".join(self.broker.process.tail(5))):
             return
+        anonymous = subprocess.run([tool("mosquitto_pub"), "-h", "127.0.0.1", "-p", str(self.broker.port), "-t", "x",
+                                    "-m", "x"], capture_output=True, text=True)
+        self.check("the broker refuses anonymous clients (the agent must log in with its password file)",
+                   anonymous.returncode != 0, (anonymous.stderr or anonymous.stdout).strip())
+        password_file = os.path.join(self.workdir, "mqtt.password")
+        with open(password_file, "w", encoding="utf-8") as f:
+            f.write(PASSWORD + "\n")
         watch = self.subscribe("sub-1")
         demo = LoggedProcess([self.intercomd_bin, "demo", "--port", str(free_port()), "--server", self.server_bin,
                               "--video", "test-pattern", "--title", DEVICE["title"], "--latitude", str(DEVICE["lat"]),
                               "--longitude", str(DEVICE["lon"]), "--directory", os.path.join(self.workdir, "demo"),
-                              "--metrics", f"127.0.0.1:{free_port()}", "--mqtt", f"mqtt://127.0.0.1:{self.broker.port}"],
+                              "--metrics", f"127.0.0.1:{free_port()}", "--mqtt", f"mqtt://127.0.0.1:{self.broker.port}",
+                              "--mqtt-username", USER, "--mqtt-password-file", password_file],
                              self.workdir, "demo", env=agent_environment(), stdin=subprocess.DEVNULL)
         self.processes.append(demo)
         url = demo.wait_line(r"web caller:\s+http://127\.0\.0\.1:(\d+)/", 30, stdout=True)
@@ -278,7 +294,7 @@ class Run:
 
         # (c) the door button
         door_mark = demo.mark()
-        published = subprocess.run([tool("mosquitto_pub"), "-h", "127.0.0.1", "-p", str(self.broker.port), "-q", "1",
+        published = subprocess.run([tool("mosquitto_pub"), "-h", "127.0.0.1", "-p", str(self.broker.port), *CREDENTIALS, "-q", "1",
                                     "-t", button_config.get("command_topic", "missing"),
                                     "-m", button_config.get("payload_press", "missing")], capture_output=True, text=True)
         demo.wait_line(r"door relay released", 5, since=door_mark)
