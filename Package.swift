@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ParseWire", targets: ["ParseWire"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "SIPCore", targets: ["SIPCore"]),
+        .library(name: "MQTTCore", targets: ["MQTTCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -116,6 +117,8 @@ let package = Package(
         ),
         // SIP messages, digest auth, transactions, dialogs, registration (RFC 3261, RFC 7616): sans-IO.
         .target(name: "SIPCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // MQTT 3.1.1 packets, stream framer and client session (OASIS MQTT 3.1.1 §2–3): sans-IO.
+        .target(name: "MQTTCore", dependencies: ["ParseWire"]),
         // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
         .target(name: "ControlsCore"),
         // Buttons, LEDs and the door relay through libgpiod.
@@ -125,7 +128,7 @@ let package = Package(
             name: "IntercomAgent",
             dependencies: [
                 "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "WebRTCCore", "GPIO",
-                "ControlsCore",
+                "ControlsCore", "MQTTCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -211,6 +214,7 @@ let package = Package(
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
         .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore"]),
+        .testTarget(name: "MQTTCoreTests", dependencies: ["MQTTCore", "ParseWire"]),
         // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).
         .target(
             name: "ServerTestSupport",
@@ -233,7 +237,7 @@ let package = Package(
             name: "IntercomAgentTests",
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
-                "ControlsCore", "WebRTCCore", "WebRTC", "Media", "IntercomTestSupport", "ServerTestSupport",
+                "ControlsCore", "WebRTCCore", "WebRTC", "Media", "IntercomTestSupport", "ServerTestSupport", "MQTTCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -34,5 +34,6 @@ let package = Package(
         fuzzer("FuzzParseWire", ["ParseWire"]),
         fuzzer("FuzzJPEG", ["Media"]),
         fuzzer("FuzzSIP", ["SIPCore"]),
+        fuzzer("FuzzMQTT", ["MQTTCore"]),
     ]
 )

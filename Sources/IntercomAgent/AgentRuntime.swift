@@ -71,13 +71,23 @@ public struct AgentRuntime: Sendable {
         // The lines are claimed by ControlsService, which keeps trying while another program holds one.
         let gpioIndicators = configuration.gpio.map { _ in GPIOIndicators(logger: logger) }
         let indicators: any CallIndicators = gpioIndicators ?? NoIndicators()
+        // `[mqtt]`: Home Assistant entities; the door button only where a caller could open the door too.
+        var door: (@Sendable () async -> Void)?
+        if configuration.call.allowDoorOpen, configuration.gpio?.door != nil { door = { await gpioIndicators?.pulseDoor() } }
+        let mqtt = try configuration.mqtt.map { settings throws(MQTTBridgeError) in
+            try MQTTBridge(settings: settings, deviceID: identity.installationID, deviceName: configuration.identity.title,
+                           door: door, logger: logger)
+        }
+        var onJPEG: (@Sendable ([UInt8]) -> Void)?
+        if let mqtt { onJPEG = { mqtt.snapshot($0) } }
         // The visitor log (issue #19): snapshots from the encoder's frames, a CallLog row per call.
         let visits = VisitorLog(session: session, frames: { await media.snapshotFrame(timeout: $0) },
-                                settings: configuration.visits, metrics: metrics, logger: logger)
+                                settings: configuration.visits, metrics: metrics, logger: logger,
+                                onJPEG: onJPEG)
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger),
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
-            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, logger: logger)
+            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
@@ -89,6 +99,7 @@ public struct AgentRuntime: Sendable {
             .init(service: notify), .init(service: media), .init(service: presence), .init(service: intake),
             .init(service: calls),
         ]
+        if let mqtt { services.append(.init(service: mqtt)) }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))

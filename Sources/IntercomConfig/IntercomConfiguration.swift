@@ -12,9 +12,11 @@ public struct IntercomConfiguration: Sendable, Equatable {
     public var logging: LoggingSettings
     public var state: StateSettings
     public var visits: VisitSettings
+    /// `[mqtt]`: nil without the table.
+    public var mqtt: MQTTSettings?
 
     /// The top-level tables, for unknown-key suggestions and documentation.
-    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits"]
+    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits", "mqtt"]
 
     init(_ root: ConfigReader, secrets: SecretResolver, environment: [String: String]) {
         let identityReader = root.table("identity")
@@ -36,6 +38,7 @@ public struct IntercomConfiguration: Sendable, Equatable {
         logging = LoggingSettings(root.table("logging"))
         state = StateSettings(root.table("state"), environment: environment)
         visits = VisitSettings(root.table("visits"))
+        mqtt = MQTTSettings(root.table("mqtt"), secrets: secrets)
         root.rejectUnknownKeys()
     }
 }

@@ -327,3 +327,32 @@ SIP_401 = [
 write("FuzzSIP", "register-401.sip", "\r\n".join(SIP_401))
 # Two messages back to back with a CRLF keep-alive between them: what the TCP framer sees.
 write("FuzzSIP", "stream-two.sip", "\r\n".join(SIP_401) + "\r\n\r\n" + "\r\n".join(SIP_INVITE))
+
+# ── MQTT 3.1.1 (OASIS MQTT 3.1.1 §2–3): what a broker sends the agent ────────────────────────────────
+def mqtt_string(text):
+    data = text.encode()
+    return struct.pack(">H", len(data)) + data
+
+
+def mqtt_packet(header, body):
+    """Fixed header (type and flags, Remaining Length in 7-bit groups, §2.2.3) then the body."""
+    length, encoded = len(body), b""
+    while True:
+        byte, length = length % 128, length // 128
+        encoded += bytes([byte | (0x80 if length else 0)])
+        if not length:
+            break
+    return bytes([header]) + encoded + body
+
+
+MQTT_CONNACK = mqtt_packet(0x20, b"\x00\x00")
+MQTT_SUBACK = mqtt_packet(0x90, struct.pack(">H", 1) + b"\x01")
+MQTT_PRESS = mqtt_packet(0x32, mqtt_string("intercom/dev/door/set") + struct.pack(">H", 7) + b"PRESS")
+MQTT_RETAINED = mqtt_packet(0x31, mqtt_string("homeassistant/event/x/ring/config") + b'{"event_types":["ring"]}' * 8)
+write("FuzzMQTT", "connack.bin", MQTT_CONNACK)
+write("FuzzMQTT", "session.bin", MQTT_CONNACK + MQTT_SUBACK + MQTT_PRESS + mqtt_packet(0xD0, b""))
+write("FuzzMQTT", "retained-two-byte-length.bin", MQTT_CONNACK + MQTT_RETAINED)
+write("FuzzMQTT", "connect.bin", mqtt_packet(0x10, mqtt_string("MQTT") + b"\x04\xee\x00\x1e" + mqtt_string("intercom-dev")
+                                             + mqtt_string("intercom/dev/availability") + mqtt_string("offline")
+                                             + mqtt_string("ha") + mqtt_string("secret")))
+write("FuzzMQTT", "subscribe.bin", mqtt_packet(0x82, struct.pack(">H", 1) + mqtt_string("intercom/+/door/set") + b"\x01"))

@@ -33,6 +33,7 @@ public actor CallCoordinator {
     private let allowedSignalHosts: Set<String>?
     private let metrics: AgentMetrics?
     private let visits: VisitorLog?
+    private let observer: (any CallObserver)?
     private let logger: Logger
     /// The call in progress as the visitor log knows it: its ticket and what identifies its summary.
     private var visit: (ticket: UInt64, direction: CallDirection, remoteID: String, sessionID: String?)?
@@ -54,8 +55,9 @@ public actor CallCoordinator {
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
                 allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, visits: VisitorLog? = nil,
-                logger: Logger) {
+                observer: (any CallObserver)? = nil, logger: Logger) {
         self.visits = visits
+        self.observer = observer
         machine = CallStateMachine(policy: policy)
         placer = OutgoingCallPlacer(session: session, deviceTitle: deviceTitle, location: status?.location)
         self.mediaFactory = mediaFactory
@@ -216,9 +218,15 @@ public actor CallCoordinator {
     }
 
     private func feed(_ event: CallEvent) async {
-        let before = machine.state.context
+        let before = machine.state
         let actions = machine.handle(event, at: now)
-        await noteVisit(before: before, after: machine.state.context)
+        if let observer, machine.state != before {
+            let route = machine.state.context?.sessionID.flatMap { rooms[$0]?.route.signalURL }.flatMap { URL(string: $0)?.host }
+            let after = machine.state.context
+            let newCall = after.map { $0.startedAt != before.context?.startedAt || $0.direction != before.context?.direction } ?? false
+            observer.callStateChanged(machine.state, route: route, newCall: newCall)
+        }
+        await noteVisit(before: before.context, after: machine.state.context)
         await perform(actions)
     }
 
@@ -336,6 +344,7 @@ public actor CallCoordinator {
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
             ])
             metrics?.callEnded(summary)
+            observer?.callEnded(summary)
             await visits?.callEnded(summary, ticket: visitTicket(for: summary))
         case .reportState(let line):
             await status?.setCallState(line)

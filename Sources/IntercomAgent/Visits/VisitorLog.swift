@@ -21,6 +21,8 @@ public actor VisitorLog {
     private let settings: VisitSettings
     private let metrics: AgentMetrics?
     private let logger: Logger
+    /// Hears every snapshot's JPEG as soon as it is encoded (the MQTT image entity).
+    private let onJPEG: (@Sendable ([UInt8]) -> Void)?
     private var snapshots: [UInt64: Task<ParseFile?, Never>] = [:]
     private var snapshotFailing = false
     private var pendingWrites: [UInt64: Task<Void, Never>] = [:]
@@ -29,7 +31,8 @@ public actor VisitorLog {
     static let frameTimeout: Duration = .seconds(5)
 
     public init(session: BackendSession, frames: FrameSource?, settings: VisitSettings, metrics: AgentMetrics?,
-                logger: Logger) {
+                logger: Logger, onJPEG: (@Sendable ([UInt8]) -> Void)? = nil) {
+        self.onJPEG = onJPEG
         self.session = session
         self.frames = frames
         self.settings = settings
@@ -42,10 +45,11 @@ public actor VisitorLog {
         guard settings.snapshot, let frames else { return }
         let quality = settings.snapshotQuality
         let client = session.client
+        let onJPEG = self.onJPEG
         snapshots[ticket] = Task {
             let started = ContinuousClock.now
             do throws(SnapshotError) {
-                let file = try await Self.snapshot(frames: frames, quality: quality, client: client)
+                let file = try await Self.snapshot(frames: frames, quality: quality, client: client, onJPEG: onJPEG)
                 self.snapshotSucceeded(after: ContinuousClock.now - started)
                 return file
             } catch {
@@ -102,12 +106,13 @@ public actor VisitorLog {
         snapshotFailing = true
     }
 
-    private static func snapshot(frames: FrameSource, quality: Int, client: ParseRESTClient)
-        async throws(SnapshotError) -> ParseFile
+    private static func snapshot(frames: FrameSource, quality: Int, client: ParseRESTClient,
+                                 onJPEG: (@Sendable ([UInt8]) -> Void)?) async throws(SnapshotError) -> ParseFile
     {
         guard let frame = await frames(frameTimeout) else { throw .noFrame(within: frameTimeout) }
         let jpeg: [UInt8]
         do { jpeg = try await SnapshotJPEG.encode(frame, quality: quality) } catch { throw .encode(error) }
+        onJPEG?(jpeg)
         do {
             return try await client.send(ParseFile.self) { $0.uploadJPEG(name: "ring.jpg", bytes: jpeg, requestId: $1) }
         } catch {

@@ -178,6 +178,7 @@ final class ConfigReader {
 
     /// A URL with one of the given schemes and a host, and no embedded credentials.
     func url(_ key: String, schemes: [String], required: Bool = false) -> URL? {
+        let credentialKeys = "\(keyPath("username")) and \(keyPath("password_file"))"
         guard let text = string(key, required: required) else { return nil }
         let schemeList = schemes.map { "\($0)://" }.joined(separator: " or ")
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme),
@@ -187,7 +188,7 @@ final class ConfigReader {
             return nil
         }
         if url.user != nil || url.password != nil {
-            report(key, "must not contain credentials; use backend.username and backend.password_file")
+            report(key, "must not contain credentials; use \(credentialKeys)")
             return nil
         }
         return url

@@ -55,6 +55,15 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The agent's metrics and health port (HOST:PORT).")
     var metrics = "127.0.0.1:9464"
 
+    @Option(help: "An MQTT broker (mqtt://HOST[:PORT]) to publish Home Assistant entities to (docs/mqtt.md).")
+    var mqtt: String?
+
+    @Option(help: "The MQTT user name (with --mqtt).")
+    var mqttUsername: String?
+
+    @Option(help: "A file holding the MQTT password (with --mqtt-username).")
+    var mqttPasswordFile: String?
+
     func validate() throws {
         guard ["auto", "button", "auto-after"].contains(answer) else { throw ValidationError("--answer: auto, button or auto-after") }
         guard ["auto", "test-pattern"].contains(video) else { throw ValidationError("--video: auto or test-pattern") }
@@ -121,6 +130,9 @@ struct DemoCommand: AsyncParsableCommand {
         try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
     }
 
+    /// A value for a TOML basic string (the demo's options are not meant to carry quotes).
+    static func quoted(_ text: String) -> String { text.replacingOccurrences(of: "\"", with: "'") }
+
     func demoConfiguration(port: Int, state: String) -> String {
         """
         [identity]
@@ -149,6 +161,9 @@ struct DemoCommand: AsyncParsableCommand {
 
         [state]
         directory = "\(state)"
+        \(mqtt.map { "\n[mqtt]\nbroker = \"\(Self.quoted($0))\"" } ?? "")
+        \(mqtt != nil ? mqttUsername.map { "username = \"\(Self.quoted($0))\"" } ?? "" : "")
+        \(mqtt != nil ? mqttPasswordFile.map { "password_file = \"\(Self.quoted($0))\"" } ?? "" : "")
         """
     }
 }
