@@ -8,7 +8,8 @@ public enum MallocHeap {
     @discardableResult
     public static func release() -> Bool { CIntercomShims_release_free_heap() == 1 }
 
-    /// Bytes allocated by malloc and not freed, over all arenas (`mallinfo2().uordblks`). Unlike RSS it does
+    /// Bytes allocated by malloc and not freed, over all arenas, mmapped large chunks included
+    /// (`mallinfo2().uordblks + hblkhd`). Unlike RSS it does
     /// not move with fragmentation or with which arena a thread happened to use: what a leak check compares.
     /// Walks every arena: for a scrape or a test, not a hot path.
     public static var bytesInUse: Int { CIntercomShims_heap_bytes_in_use() }

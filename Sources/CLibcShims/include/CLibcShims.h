@@ -2,7 +2,8 @@
 #pragma once
 #include <stddef.h>
 
-/// mallinfo2().uordblks: bytes currently allocated by malloc, over all arenas.
+/// mallinfo2().uordblks + hblkhd: bytes currently allocated by malloc, over all arenas, plus the chunks
+/// large enough (a video frame) that malloc gave them their own mmap.
 size_t CIntercomShims_heap_bytes_in_use(void);
 
 /// malloc_trim(0): hands the free pages of every arena back to the kernel (glibc returns only the main
