@@ -63,7 +63,7 @@ import Testing
             // The master key may write any reference (e.g. a restore); the row is the stranger's.
             let row = try await client.send(
                 .post, "/parse/classes/CallLog",
-                body: VisitorLogTests.callLog(device: stranger, owner: stranger, file: Self.pointer(devicesFile)),
+                body: VisitorLogTests.callLog(device: stranger, owner: device, file: Self.pointer(devicesFile)),
                 headers: Self.master)
             #expect(row.status == 201)
             let id = try #require(row["objectId"]?.stringValue)
@@ -80,7 +80,7 @@ import Testing
             let stranger = try await client.anonymousUser()
             let forged = try await client.send(
                 .post, "/parse/classes/CallLog",
-                body: VisitorLogTests.callLog(device: stranger, owner: stranger, file: .null), headers: Self.master)
+                body: VisitorLogTests.callLog(device: stranger, owner: device, file: .null), headers: Self.master)
             #expect(forged.status == 201)
             clock.advance(seconds: 6 * 86_400)
             // Uploaded 6 days after the forged row: the row expires first, the file must not go with it.
@@ -126,7 +126,7 @@ import Testing
             #expect(try await VisitorLogTests.download(client, url: try Self.url(second)).status == 404)
             // Once deleted, the uploader cannot reference it any more.
             let late = try await client.create(
-                "CallLog", VisitorLogTests.callLog(device: device, owner: device, file: Self.pointer(first)), as: device)
+                "CallLog", VisitorLogTests.callLog(device: device, owner: stranger, file: Self.pointer(first)), as: device)
             #expect(late.errorCode == 119)
         }
     }
