@@ -30,9 +30,9 @@ extension ParseService {
         }
     }
 
-    /// `DELETE /parse/files/<name>`: parse-server allows it with the master key only (403
-    /// `unauthorized: master key is required`, 200 with an empty body); here the uploader may too. A file
-    /// that does not exist, or is someone else's, gets the same 403, so the answer tells nothing.
+    /// `DELETE /parse/files/<name>`: parse-server allows it with the master key only (else 403
+    /// `unauthorized: master key is required`); here the uploader may too, and gets 200 `{}`. For anyone
+    /// else a file that does not exist and someone else's file get the same 403, so the answer tells nothing.
     func deleteFile(_ request: ParseRequest, name: String) async -> ParseResponse {
         do {
             let auth = try await authenticate(request)
