@@ -25,7 +25,7 @@ STAGES=(
     "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
     "unit|tests|swift test on the host (the gpio-sim, vivid, vimc and snd-aloop tests run in the harness-tests stage)"
     "security|bin|security: a real intercom-server attacked over real sockets (viewer roles in the relay, LiveQuery after logout, signalURL vs Host, malformed HTTP, 1,500 idle connections, query cost limits, proxies and the master key)"
-    "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server)"
+    "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server; the Visits view against intercomd run)"
     "interop|bin|WebRTC interop: headless Chromium plays intercom-dev webrtc-send's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
     "e2e|bin|end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
     "soak|bin|soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"

@@ -85,7 +85,7 @@ public struct CallContext: Equatable, Sendable {
         switch cause {
         case .mediaTimeout: reason = mediaFailure ?? .mediaTimeout
         case .sessionError: reason = .signalingLost
-        case .localHangup, .remoteBye, .remoteLeft, .maxDuration, .deviceFault: reason = mediaFailure ?? .endedBeforeMedia
+        case .localHangup, .remoteBye, .remoteLeft, .maxDuration, .deviceFault, .shutdown: reason = mediaFailure ?? .endedBeforeMedia
         }
         return .failed(reason, ended: cause)
     }

@@ -8,6 +8,8 @@ public enum CallEvent: Equatable, Sendable {
     case incomingCall(IncomingCall, localTime: MinuteOfDay)
     /// A debounced button press.
     case button(ButtonEvent)
+    /// The agent is stopping (SIGTERM): a call in progress ends with its outcome, so it is logged.
+    case shuttingDown
     /// The row requested by `createOutgoingCall(request:target:)` was saved; the server filled `sessionID`.
     case outgoingCallCreated(request: UInt64, rowID: String, sessionID: String)
     /// The row requested by `createOutgoingCall(request:target:)` could not be created.

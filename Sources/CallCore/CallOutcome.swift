@@ -47,6 +47,8 @@ public enum CallEndCause: Equatable, Sendable {
     case deviceFault
     /// The signaling room failed.
     case sessionError(String)
+    /// The agent stopped (SIGTERM) during the call.
+    case shutdown
 }
 
 /// Why a call was never accepted.
@@ -75,4 +77,6 @@ public enum UnansweredCause: Equatable, Sendable {
     case sessionError(String)
     /// The outgoing row could not be created.
     case createFailed(String)
+    /// The agent stopped (SIGTERM) while the call rang.
+    case shutdown
 }

@@ -103,6 +103,18 @@ extension CallStateMachine {
         finish(context, outcome, bye: bye, at: now, into: &actions)
     }
 
+    /// The agent stops: a call in progress ends with `bye "hangup"` and an outcome (`shutdown`), so the
+    /// journal and the visitor log record it like any other call rather than losing it.
+    mutating func shutDown(at now: CallInstant, into actions: inout [CallAction]) {
+        switch state {
+        case .ringing(let context), .dialing(let context), .ringingRemote(let context),
+            .connecting(let context), .inCall(let context):
+            abort(context, ifAnswered: .shutdown, otherwise: .shutdown, bye: .hangup, at: now, into: &actions)
+        case .offline, .idle, .fault, .ending:
+            break
+        }
+    }
+
     /// A required device failed: a call in progress ends with `bye "error"`; a resting device shows `fault`.
     mutating func deviceFailed(at now: CallInstant, into actions: inout [CallAction]) {
         switch state {

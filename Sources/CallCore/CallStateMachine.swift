@@ -114,6 +114,8 @@ public struct CallStateMachine: Sendable {
             settle()
         case .policyUpdated(let newPolicy):
             policy = newPolicy
+        case .shuttingDown:
+            shutDown(at: now, into: &actions)
         }
     }
 }

@@ -93,11 +93,12 @@ public struct AgentRuntime: Sendable {
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
         ) { await status.line }
         // Started in this order and stopped in reverse: the controls release their lines (LEDs off, relay
-        // open), calls end (a `bye` to the peer), the intake stops, presence deletes the row, the camera,
-        // encoders and speaker stop, and systemd hears STOPPING=1 last.
+        // open), calls end (a `bye` to the peer), the visitor log gets up to 3 s to store the last visit,
+        // the intake stops, presence deletes the row, the camera, encoders and speaker stop, and systemd
+        // hears STOPPING=1 last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: notify), .init(service: media), .init(service: presence), .init(service: intake),
-            .init(service: calls),
+            .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
         if configuration.metrics.enabled {

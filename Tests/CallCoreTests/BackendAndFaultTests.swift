@@ -81,4 +81,27 @@ struct BackendAndFaultTests {
         harness.drain()
         #expect(harness.machine.state == .fault)
     }
+
+    /// SIGTERM (issue #19 follow-up): the call in progress ends with `bye "hangup"` and an outcome, so the
+    /// journal and the visitor log keep it; a resting device does nothing.
+    @Test func shuttingDownEndsTheCallWithAnOutcome() {
+        var ringing = Harness()
+        ringing.run(Script.ringWithPartner)
+        ringing.send(.shuttingDown, at: 1)
+        #expect(ringing.signals().last == .bye(.hangup))
+        #expect(ringing.actions.contains(.leaveSession(sessionID: "s1")))
+        #expect(ringing.outcomes() == [.unanswered(.shutdown)])
+
+        var talking = Harness()
+        talking.run(Script.inCall)
+        talking.send(.shuttingDown, at: 5)
+        #expect(talking.signals().last == .bye(.hangup))
+        #expect(talking.actions.contains(.stopMedia(sessionID: "s1")))
+        #expect(talking.outcomes() == [.answered(ended: .shutdown)])
+
+        var resting = Harness()
+        resting.send(.shuttingDown, at: 1)
+        #expect(resting.outcomes().isEmpty && resting.signals().isEmpty)
+        #expect(resting.machine.state == .idle)
+    }
 }

@@ -589,6 +589,67 @@ def test_proxies(binary, workdir):
         server.stop()
 
 
+# ── 10. Parse File ownership (issue #19 follow-up) ──
+
+JPEG = bytes([0xFF, 0xD8, 0xFF, 0xE0]) + b"B" * 500 + bytes([0xFF, 0xD9])
+
+
+def upload_jpeg(server, token):
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    try:
+        connection.request("POST", "/parse/files/ring.jpg", body=JPEG, headers={
+            "X-Parse-Application-Id": APP_ID, "X-Parse-Session-Token": token, "Content-Type": "image/jpeg"})
+        response = connection.getresponse()
+        body = json.loads(response.read().decode())
+        if response.status != 201:
+            raise RuntimeError(f"upload answered {response.status}: {body}")
+        return body
+    finally:
+        connection.close()
+
+
+def file_status(server, url):
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    try:
+        connection.request("GET", url[url.index("/parse/files/"):])
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def call_log(user, file):
+    return {"userID": user[0], "callerID": "visitor", "outcome": "missed", "direction": "incoming",
+            "snapshot": {"__type": "File", "name": file["name"], "url": file["url"]},
+            "ACL": {user[0]: {"read": True, "write": True}}}
+
+
+def test_file_ownership(server):
+    victim, attacker = server.sign_up(), server.sign_up()
+    victims = upload_jpeg(server, victim[1])
+    as_attacker = {"X-Parse-Session-Token": attacker[1]}
+    status, body = server.request("POST", "/parse/classes/CallLog", call_log(attacker, victims), headers=as_attacker)
+    check("files: a row may not reference another user's file", status == 400 and (body or {}).get("code") == 119,
+          f"{status} {body}")
+    status, body = server.request("DELETE", "/parse/files/" + victims["name"], headers=as_attacker)
+    check("files: another user's file cannot be deleted", status == 403, f"{status} {body}")
+    status, body = server.request("DELETE", "/parse/files/" + victims["name"])
+    check("files: nor without a session", status == 403, f"{status} {body}")
+    own = upload_jpeg(server, attacker[1])
+    status, row = server.request("POST", "/parse/classes/CallLog", call_log(attacker, own), headers=as_attacker)
+    check("files: a row may reference its writer's own file", status == 201, f"{status} {row}")
+    swapped = {"snapshot": {"__type": "File", "name": victims["name"], "url": victims["url"]}}
+    status, body = server.request("PUT", f"/parse/classes/CallLog/{row['objectId']}", swapped, headers=as_attacker)
+    check("files: nor swap another user's file in on update", status == 400 and (body or {}).get("code") == 119,
+          f"{status} {body}")
+    status, _ = server.request("DELETE", f"/parse/classes/CallLog/{row['objectId']}", headers=as_attacker)
+    check("files: deleting the row deletes its own file", status == 200 and file_status(server, own["url"]) == 404)
+    check("files: the victim's file survives all of it", file_status(server, victims["url"]) == 200)
+    status, _ = server.request("DELETE", "/parse/files/" + victims["name"], headers={"X-Parse-Session-Token": victim[1]})
+    check("files: the uploader deletes its own file", status == 200 and file_status(server, victims["url"]) == 404)
+
+
 def main():
     repo = os.path.abspath(os.path.join(HERE, "..", ".."))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -609,6 +670,7 @@ def main():
         ("malformed http", lambda: test_malformed_http(main_server)),
         ("idle keep-alive", lambda: test_idle_keep_alive(binary, workdir)),
         ("query cost", lambda: test_query_cost(main_server)),
+        ("file ownership", lambda: test_file_ownership(main_server)),
         ("proxies", lambda: test_proxies(binary, workdir)),
         ("descriptors", lambda: test_descriptors(binary, workdir)),
     ]

@@ -208,16 +208,18 @@ def start_intercom_server(server_bin, workdir, label="server", env=None):
     return server, f"http://{listening.group(1)}:{listening.group(2)}", listening.group(0)
 
 
-def write_agent_config(path, base, title, latitude, longitude, state, metrics_port, call="", logging=""):
-    """An `intercomd run` config for tests: auto answer, the test pattern, the test tone, a null speaker,
-    metrics on `metrics_port`, state in `state` (created). `call` and `logging` add lines to those sections."""
+def write_agent_config(path, base, title, latitude, longitude, state, metrics_port, call="", logging="",
+                       answer="auto", extra=""):
+    """An `intercomd run` config for tests: auto answer (or `answer`), the test pattern, the test tone, a null
+    speaker, metrics on `metrics_port`, state in `state` (created). `call` and `logging` add lines to those
+    sections; `extra` adds whole sections at the end (e.g. `[visits]`)."""
     os.makedirs(state, exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(f'[identity]\ntitle = "{title}"\nlatitude = {latitude}\nlongitude = {longitude}\n\n'
-                f'[backend]\nserver_url = "{base}/parse"\n\n[call]\nanswer = "auto"\n{call}\n'
+                f'[backend]\nserver_url = "{base}/parse"\n\n[call]\nanswer = "{answer}"\n{call}\n'
                 f'[video]\nsource = "test-pattern"\n\n[audio]\ncapture = "tone"\nplayback = "null"\n\n'
                 f'[metrics]\nlisten = "127.0.0.1:{metrics_port}"\n\n[logging]\n{logging}\n'
-                f'[state]\ndirectory = "{state}"\n')
+                f'[state]\ndirectory = "{state}"\n{extra}')
     return path
 
 

@@ -160,6 +160,7 @@ public actor CallCoordinator {
         case .leaveDeadline(let sessionID):
             if rooms[sessionID]?.leaveWhenFlushed == true { await leave(sessionID) }
         case .shutdown:
+            await feed(.shuttingDown)  // the call's outcome and visit first; then sockets and media close
             await closeEverything()
         }
     }

@@ -17,6 +17,7 @@ extension CallOutcome {
             case .cancelled: "cancelled"
             case .deviceFault: "device_fault"
             case .sessionError, .createFailed: "failed"
+            case .shutdown: "shutdown"
             }
         }
     }

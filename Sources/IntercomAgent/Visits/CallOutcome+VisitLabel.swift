@@ -10,7 +10,7 @@ extension CallOutcome {
         case .failed: "failed"
         case .unanswered(let cause):
             switch cause {
-            case .ringTimeout, .expired, .remoteLeft, .cancelled: "missed"
+            case .ringTimeout, .expired, .remoteLeft, .cancelled, .shutdown: "missed"
             case .remoteBye(.busy), .busy: "busy"
             case .remoteBye(.declined), .hangupButton, .notAllowed, .doNotDisturb: "declined"
             case .remoteBye: "missed"

@@ -87,6 +87,24 @@ public actor VisitorLog {
         for task in Array(pendingWrites.values) { await task.value }
     }
 
+    /// `settle()`, but no longer than `limit` (shutdown: systemd and the user wait). True when everything
+    /// under way finished; on false the rest is abandoned (the process is about to exit).
+    public func settle(within limit: Duration) async -> Bool {
+        // A task group would wait for its slow child on exit; two unstructured tasks race instead.
+        let (finished, sink) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
+        let waiter = Task { await self.settle(); sink.yield(true) }
+        let timer = Task { try? await Task.sleep(for: limit); sink.yield(false) }
+        var first = finished.makeAsyncIterator()
+        let settled = await first.next() ?? false
+        timer.cancel()
+        if !settled { waiter.cancel() }
+        sink.finish()
+        return settled
+    }
+
+    /// Snapshots and rows still under way.
+    public var pending: Int { snapshots.count + pendingWrites.count }
+
     private func writeDone(_ key: UInt64) { pendingWrites[key] = nil }
 
     private func snapshotSucceeded(after elapsed: Duration) {

@@ -72,10 +72,7 @@ struct AccessPolicy: Sendable {
         }
     }
 
-    /// The field naming the user who creates a row.
-    private var ownerField: String {
-        descriptor.name == ClassDescriptor.activeSessions.name ? "callerID" : "userID"
-    }
+    private var ownerField: String { descriptor.creatorField }
 
     private var identityFields: [String] {
         descriptor.name == ClassDescriptor.activeSessions.name ? ["callerID", "receiverID"] : ["userID"]

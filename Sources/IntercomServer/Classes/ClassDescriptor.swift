@@ -16,6 +16,9 @@ struct ClassDescriptor: Sendable {
     var usesACL = false
 
     var table: String { name }
+    /// The field naming the user who creates a row (`AccessPolicy.authorizeCreate`), and whose uploaded
+    /// files go with it (`FileOwnership.releaseWithRow`).
+    var creatorField: String { name == Self.activeSessions.name ? "callerID" : "userID" }
     var geoTable: String { name + "_geo" }
 
     static let activeUsers = ClassDescriptor(

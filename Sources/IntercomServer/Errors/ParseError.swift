@@ -54,6 +54,8 @@ public struct ParseError: Error, Sendable, Equatable {
 
 extension ParseError {
     static let unauthorized = ParseError(plainStatus: 403, "unauthorized")
+    /// express `enforceMasterKeyAccess` (e.g. `DELETE /files/:name` without the master key).
+    static let masterKeyRequired = ParseError(plainStatus: 403, "unauthorized: master key is required")
     static let internalFailure = ParseError(shape: .internalFailure, message: "Internal server error.")
     static let objectNotFound = ParseError(code: ParseErrorCode.objectNotFound, "Object not found.")
     static let invalidSessionToken = ParseError(code: ParseErrorCode.invalidSessionToken, "Invalid session token")

@@ -39,12 +39,12 @@ actor FileStore {
         (try? FileManager.default.removeItem(atPath: path(name))) != nil
     }
 
-    /// Removes every file last written before `cutoff` (files no row points at any more: an upload whose
-    /// row was never written, or whose row was swept); returns how many.
-    func deleteOlder(than cutoff: Date) -> Int {
+    /// Removes every file last written before `cutoff` except those in `keeping` (files stored before
+    /// uploads were recorded in `_File`, which no row points at any more); returns how many.
+    func deleteOlder(than cutoff: Date, keeping: Set<String> = []) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed = 0
-        for name in names {
+        for name in names where !keeping.contains(name) {
             let modified = (try? FileManager.default.attributesOfItem(atPath: path(name)))?[.modificationDate] as? Date
             if let modified, modified < cutoff, delete(name) { removed += 1 }
         }

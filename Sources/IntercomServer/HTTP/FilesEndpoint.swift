@@ -1,20 +1,14 @@
 import Hummingbird
 
-/// The two Parse Files routes, which carry raw bytes rather than JSON and so bypass `ParseHTTPAdapter`'s
-/// body parsing: `POST /parse/files/:name` (upload, Parse headers as usual) and
+/// The Parse Files routes, which carry raw bytes rather than JSON and so bypass `ParseHTTPAdapter`'s
+/// body parsing: `POST /parse/files/:name` (upload, Parse headers as usual), `DELETE /parse/files/:name` and
 /// `GET /parse/files/:appId/:name` (download by unguessable name, no headers needed, as parse-server).
 struct FilesEndpoint: Sendable {
     let adapter: ParseHTTPAdapter
 
     func upload(_ request: Request, context: ParseRequestContext) async -> Response {
         let name = context.parameters.get("segment").map { QueryString.decode(Substring($0)) } ?? ""
-        var parseRequest = ParseRequest(method: .post, path: ["files", name])
-        parseRequest.headers = ParseHTTPAdapter.headers(request.headers)
-        parseRequest.headers.host = request.head.authority
-        parseRequest.client = ClientAddress.resolve(
-            peer: context.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(request.headers),
-            forwarded: ForwardingHeaders.forwarded(request.headers),
-            trustedProxies: adapter.service.configuration.trustedProxies)
+        let parseRequest = parseRequest(request, context: context, name: name)
         let limit = adapter.service.configuration.maxFileBytes
         let bytes: ByteBuffer
         do {
@@ -32,6 +26,25 @@ struct FilesEndpoint: Sendable {
             parseRequest, name: name, contentType: request.headers[.contentType],
             bytes: Array(bytes.readableBytesView))
         return ParseHTTPAdapter.response(response)
+    }
+
+    /// `DELETE /parse/files/:name`: by the master key or the file's uploader (`ParseService.deleteFile`).
+    func delete(_ request: Request, context: ParseRequestContext) async -> Response {
+        let name = context.parameters.get("segment").map { QueryString.decode(Substring($0)) } ?? ""
+        let response = await adapter.service.deleteFile(parseRequest(request, context: context, name: name), name: name)
+        return ParseHTTPAdapter.response(response)
+    }
+
+    /// The Parse headers and client address of a files request, as `ParseHTTPAdapter` gathers them.
+    private func parseRequest(_ request: Request, context: ParseRequestContext, name: String) -> ParseRequest {
+        var parseRequest = ParseRequest(method: request.method == .delete ? .delete : .post, path: ["files", name])
+        parseRequest.headers = ParseHTTPAdapter.headers(request.headers)
+        parseRequest.headers.host = request.head.authority
+        parseRequest.client = ClientAddress.resolve(
+            peer: context.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(request.headers),
+            forwarded: ForwardingHeaders.forwarded(request.headers),
+            trustedProxies: adapter.service.configuration.trustedProxies)
+        return parseRequest
     }
 
     func download(_ request: Request, context: ParseRequestContext) async -> Response {

@@ -72,6 +72,7 @@ public enum ServerApplication {
         let files = FilesEndpoint(adapter: adapter)
         // One parameter name at the first level: Hummingbird's trie refuses two (`:name` vs `:appId`).
         router.post("parse/files/:segment") { request, context in await files.upload(request, context: context) }
+        router.delete("parse/files/:segment") { request, context in await files.delete(request, context: context) }
         router.get("parse/files/:segment/:name") { request, context in await files.download(request, context: context) }
         for method in [HTTPRequest.Method.get, .post, .put, .delete, .options] {
             router.on("parse", method: method) { request, context in await adapter.respond(to: request, context: context) }

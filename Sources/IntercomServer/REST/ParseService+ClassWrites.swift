@@ -37,7 +37,8 @@ extension ParseService {
         }
 
         let object = StoredObject(objectId: RandomText.objectId(), createdAt: now, updatedAt: now, fields: outcome.fields)
-        try await database.pool.write { [callSession] db in
+        try await database.pool.write { [callSession, auth] db in
+            try FileOwnership.authorize(db, object.fields, auth: auth)
             try SchemaStore.validateAndRecord(db, descriptor, fields: object.fields)
             try ObjectStore.insert(db, descriptor, object)
             if let callSession { try CallSessionStore.insert(db, callSession) }
@@ -68,6 +69,8 @@ extension ParseService {
             else { throw ParseError.objectNotFound }
             let outcome = try FieldOperations.apply(body, to: old.fields)
             try policy.authorizeUpdate(auth, old: old, new: outcome.fields)
+            try FileOwnership.authorize(db, outcome.fields.filter { outcome.touched.contains($0.key) },
+                                        previous: old.fields, auth: auth)
             try SchemaStore.validateAndRecord(db, descriptor, fields: outcome.fields.filter { outcome.touched.contains($0.key) })
             var new = old
             new.fields = outcome.fields
@@ -85,17 +88,18 @@ extension ParseService {
         guard let descriptor = ClassDescriptor.named(className) else { throw ParseError.objectNotFound }
         let policy = accessPolicy(descriptor)
         let now = clock.milliseconds
-        let deleted = try await database.pool.write { db in
+        let (deleted, released) = try await database.pool.write { db in
             guard let old = try ObjectStore.fetch(db, descriptor, objectId: objectId,
                                                   extra: policy.visibleRows(for: auth, now: now)),
                   policy.mayWrite(auth, old)
             else { throw ParseError.objectNotFound }
             try ObjectStore.delete(db, descriptor, objectId: old.objectId)
-            return old
+            return (old, try FileOwnership.releaseWithRow(db, old.fields, ownerField: descriptor.creatorField))
         }
         await liveQuery.publish(.deleted(descriptor.name, deleted))
-        // A row's files go with it (issue #19: a deleted visit leaves no picture behind).
-        for name in FileReferences.names(in: deleted.fields) { await files.delete(name) }
+        // A row's files go with it (issue #19: a deleted visit leaves no picture behind), but only those
+        // its creator uploaded: a row naming another user's file must not delete it.
+        for name in released { await files.delete(name) }
         return .ok([:])
     }
 

@@ -13,8 +13,41 @@ extension ParseService {
             let stored = try policy.admit(name: name, contentType: contentType, bytes: bytes,
                                           isAuthenticated: auth.isMaster || auth.userId != nil)
             try await files.write(stored, bytes)
+            let record = FileRecordStore.Record(name: stored, ownerId: auth.userId, size: bytes.count,
+                                                contentType: FileUploadPolicy.acceptedContentType,
+                                                createdAt: clock.milliseconds)
+            do {
+                try await database.pool.write { db in try FileRecordStore.insert(db, record) }
+            } catch {
+                // A file without its record could be neither referenced nor deleted by its uploader.
+                await files.delete(stored)
+                throw error
+            }
             let url = fileURL(request, stored)
             return ParseResponse(status: 201, body: ["url": .string(url), "name": .string(stored)], location: url)
+        } catch {
+            return .failure(parseError(error))
+        }
+    }
+
+    /// `DELETE /parse/files/<name>`: parse-server allows it with the master key only (else 403
+    /// `unauthorized: master key is required`); here the uploader may too, and gets 200 `{}`. For anyone
+    /// else a file that does not exist and someone else's file get the same 403, so the answer tells nothing.
+    func deleteFile(_ request: ParseRequest, name: String) async -> ParseResponse {
+        do {
+            let auth = try await authenticate(request)
+            let userId = auth.userId
+            let allowed = try await database.pool.write { db -> Bool in
+                guard FileUploadPolicy.isValidName(name) else { return false }
+                if !auth.isMaster {
+                    guard try FileRecordStore.notOwned(db, names: [name], by: userId).isEmpty else { return false }
+                }
+                try FileRecordStore.delete(db, name: name)
+                return true
+            }
+            guard allowed else { throw ParseError.masterKeyRequired }
+            await files.delete(name)
+            return .ok([:])
         } catch {
             return .failure(parseError(error))
         }

@@ -8,6 +8,7 @@ enum ServerMigrations {
         migrator.registerMigration("v1-classes", migrate: createClasses)
         migrator.registerMigration("v1-server-state", migrate: createServerState)
         migrator.registerMigration("v2-call-log", migrate: createCallLog)
+        migrator.registerMigration("v3-file-owners", migrate: createFileRecords)
         return migrator
     }
 
@@ -122,6 +123,21 @@ enum ServerMigrations {
             );
             CREATE INDEX CallLog_userID ON CallLog(userID);
             CREATE INDEX CallLog_createdAt ON CallLog(createdAt);
+            """)
+    }
+
+    /// Who uploaded each Parse File (`FileRecordStore`). Files stored before this migration have no
+    /// record: no row may reference them and no row's deletion removes them; the retention sweep still does.
+    private static func createFileRecords(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE "_File" (
+                name TEXT PRIMARY KEY NOT NULL,
+                ownerId TEXT,
+                size INTEGER NOT NULL,
+                contentType TEXT NOT NULL,
+                createdAt INTEGER NOT NULL
+            );
+            CREATE INDEX "_File_createdAt" ON "_File"(createdAt);
             """)
     }
 }

@@ -4,6 +4,7 @@ import { ParseClient, LiveQueryClient, geoPoint, parseDate, randomUUID } from '.
 import { Call, TERMINAL_STATES, decodeWatchLink } from './call.js';
 import { distanceKm, formatDistance, parseCoordinates } from './geo.js';
 import { Tones } from './tones.js';
+import { VisitsView } from './visits.js';
 
 const APP_ID = 'intercom';
 const HEARTBEAT_MS = 60000;
@@ -30,6 +31,11 @@ const el = {
   mute: $('mute'), camera: $('camera'), door: $('door'), hangup: $('hangup'), dismiss: $('dismiss'),
   invite: $('invite'), invitePanel: $('invite-panel'), inviteLink: $('invite-link'), inviteCopy: $('invite-copy'),
   inviteHint: $('invite-hint'), signinPanel: $('signin-panel'),
+  visits: {
+    panel: $('visits-panel'), details: $('visits'), badge: $('visits-badge'), list: $('visits-list'),
+    empty: $('visits-empty'), older: $('visits-older'), newer: $('visits-newer'), pageLabel: $('visits-page'),
+    refresh: $('visits-refresh'),
+  },
 };
 
 function storeGet(key) { try { return localStorage.getItem(key); } catch { return null; } }
@@ -50,6 +56,7 @@ function log(text) {
   if (logLines.length > 300) logLines.shift();
   console.debug('[intercom]', text);
 }
+const visits = new VisitsView({ parse, elements: el.visits, storeGet, storeSet, log });
 
 const app = {
   signedIn: false,
@@ -165,6 +172,7 @@ async function signIn(input) {
   startTimers();
   pollIncoming();
   refreshDevices();
+  visits.start(app.me.userID);
 }
 
 async function updateMe(input) {
@@ -256,6 +264,7 @@ function signOut() {
   el.signin.textContent = 'Sign in';
   el.signout.hidden = true;
   el.devicesPanel.hidden = true;
+  visits.stop();
   el.identity.textContent = '';
   el.meSummary.textContent = '';
   el.meDetails.open = true;
@@ -266,7 +275,7 @@ function signOut() {
 function startTimers() {
   stopTimers();
   app.timers.heartbeat = setInterval(heartbeat, HEARTBEAT_MS);
-  app.timers.devices = setInterval(refreshDevices, DEVICE_REFRESH_MS);
+  app.timers.devices = setInterval(() => { refreshDevices(); visits.refreshBadge(); }, DEVICE_REFRESH_MS);
 }
 
 function stopTimers() {

@@ -87,14 +87,22 @@ export class ParseClient {
     return user;
   }
 
-  async find(className, where, { limit, order, keys } = {}) {
+  async find(className, where, { limit, skip, order, keys } = {}) {
     const params = new URLSearchParams();
     if (where) params.set('where', JSON.stringify(where));
     if (limit !== undefined) params.set('limit', String(limit));
+    if (skip) params.set('skip', String(skip));
     if (order) params.set('order', order);
     if (keys) params.set('keys', keys.join(','));
     const json = await this.request('GET', `/classes/${className}?${params}`);
     return Array.isArray(json.results) ? json.results : [];
+  }
+
+  /** How many rows match (`count=1&limit=0`). */
+  async count(className, where) {
+    const params = new URLSearchParams({ where: JSON.stringify(where || {}), count: '1', limit: '0' });
+    const json = await this.request('GET', `/classes/${className}?${params}`);
+    return Number(json.count) || 0;
   }
 
   create(className, fields) { return this.request('POST', `/classes/${className}`, fields); }
