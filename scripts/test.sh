@@ -178,7 +178,8 @@ checks_stage() {
     shift 2
     if "$@" > "$logs/$log" 2>&1; then
         grep -E "^(PASS|FAIL|ok|not ok)|passed, [0-9]+ failed" "$logs/$log" | tail -n 30
-        count=$(grep -Eo "^[0-9]+ passed, 0 failed" "$logs/$log" | grep -Eo "^[0-9]+" | tail -1)
+        # A stage may run several scripts (browser: the web caller, then the Visits view): each summary counts.
+        count=$(grep -Eo "^[0-9]+ passed, 0 failed" "$logs/$log" | grep -Eo "^[0-9]+" | awk '{ sum += $1 } END { print sum }')
         passed_checks "${count:-1}"
     else
         tail -n 40 "$logs/$log"
