@@ -130,21 +130,37 @@ struct ALSALoopbackTests {
     @Test("the caller's voice given to the speaker comes out of the loopback at 700 Hz, in real time")
     func speaker() async throws {
         try Self.requireLoopbackCard()
+        // As in the underrun test, the recorder's end is configured before the speaker's opens (snd-aloop
+        // refuses hw_params on one end while the other is half way through its own: the speaker then never
+        // played a frame, seen in CI). It records until the tone has been sent, at most 10 s.
+        let recorderOpen = OpenedFlag()
+        let toneSent = OpenedFlag()
         let recorder = Task {
             try await Self.onThread { () throws -> [Int16] in
-                let microphone = try Self.stream(.capture, "plughw:Loopback,1,1")
-                return try microphone.read(frames: 48_000 * 2)
+                let microphone = try Self.opening(.capture, "plughw:Loopback,1,1")
+                recorderOpen.set()
+                var recorded: [Int16] = []
+                while !toneSent.isSet && recorded.count < 48_000 * 10 { recorded += try microphone.read(frames: 960) }
+                return recorded
             }
         }
+        for _ in 0..<250 where !recorderOpen.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(recorderOpen.isSet, "the recorder's end of the loopback did not open within 5 s")
         let speaker = SpeakerPlayout(sink: .alsa(device: "plughw:Loopback,0,1"), logger: Self.logger)
         let claim = try #require(speaker.claim())
+        // The speaker plays silence from the moment its device is open; the caller's voice starts after that.
+        for _ in 0..<250 where speaker.framesPlayed == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        let framesBeforeTone = speaker.framesPlayed
         for (sequence, packet) in try DeviceAudioTests.opusPackets(hertz: 700, count: 60).enumerated() {
             speaker.enqueue(sequenceNumber: UInt16(sequence), opus: packet, claim: claim)
             try await Task.sleep(for: .milliseconds(20))
         }
+        try await Task.sleep(for: .milliseconds(300))
+        toneSent.set()
         let recorded = try await recorder.value
         speaker.release(claim)
-        #expect(speaker.framesPlayed >= 50, "\(speaker.framesPlayed) frames written")
+        #expect(framesBeforeTone > 0, "the speaker wrote nothing within 5 s of its claim (device not opened?)")
+        #expect(speaker.framesPlayed - framesBeforeTone >= 50, "\(speaker.framesPlayed - framesBeforeTone) frames written while the tone came")
         let loudest = stride(from: 0, to: recorded.count - 4800, by: 4800)
             .map { Array(recorded[$0..<($0 + 4800)]) }
             .max { PCMAnalysis.rms($0) < PCMAnalysis.rms($1) } ?? []

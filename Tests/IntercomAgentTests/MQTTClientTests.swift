@@ -2,6 +2,7 @@ import Glibc
 import IntercomAgent
 import Logging
 import MQTTCore
+import ParseWire
 import Testing
 
 @Suite("MQTT client without a broker")
@@ -24,12 +25,16 @@ struct MQTTClientTests {
     }
 
     /// The call path publishes from the coordinator's inbox: with the broker refusing connections, 10,000
-    /// publishes (retained state and events) return at once, and a stop ends the thread promptly.
+    /// publishes (retained state and events) return at once, and a stop ends the thread without waiting out
+    /// the reconnect delay. That delay is at least 15 s here (equal jitter over a 30 s base), so a stop under
+    /// 10 s proves the thread woke for it; the margin is for the unit stage, where a thousand tests share two
+    /// cores and a prompt stop once took 3.8 s to be observed.
     @Test func publishingNeverWaitsForTheBroker() async throws {
         var logger = Logger(label: "mqtt-client-test")
         logger.logLevel = .critical
         let client = MQTTClient(endpoint: .init(host: "127.0.0.1", port: try closedPort()),
-                                configuration: MQTTSessionConfiguration(clientID: "test"), logger: logger) { _ in }
+                                configuration: MQTTSessionConfiguration(clientID: "test", retry: RetryPolicy(baseDelaySeconds: 30, maxDelaySeconds: 60)),
+                                logger: logger) { _ in }
         client.start()
         let clock = ContinuousClock()
         let publishing = clock.measure {
@@ -40,6 +45,6 @@ struct MQTTClientTests {
         }
         #expect(publishing < .milliseconds(500), "20,000 publishes took \(publishing)")
         let stopping = await clock.measure { await client.stop() }
-        #expect(stopping < .seconds(2), "stop took \(stopping)")
+        #expect(stopping < .seconds(10), "stop took \(stopping)")
     }
 }

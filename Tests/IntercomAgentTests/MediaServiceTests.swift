@@ -67,10 +67,12 @@ import Testing
             #expect(times.count == 60, "only \(times.count) frames in 25 s")
             let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
             // 15 fps: frames 67 ms apart; while the camera is away (backoff 0.25 + 0.5 + 1 s) placeholders come
-            // every 0.5 s. 1.2 s tells a stall from a scheduling hiccup on a loaded machine.
+            // every 0.5 s. Without them the stream would pause for the whole backoff, 1.75 s at least; a gap under
+            // 1.6 s leaves room for the hiccups of a loaded unit stage (1.27 s seen once in CI, on the consumer's
+            // side of the stream).
             let placeholderGaps = gaps.filter { $0 > 0.35 && $0 < 0.8 }
             #expect(placeholderGaps.count >= 2, "no placeholder frames while the camera was away: \(gaps.filter { $0 > 0.2 })")
-            #expect((gaps.max() ?? 0) < 1.2, "the video stalled: \(gaps.filter { $0 > 0.2 })")
+            #expect((gaps.max() ?? 0) < 1.6, "the video stalled: \(gaps.filter { $0 > 0.2 })")
             #expect(ready.isSet, "READY was not reported after the first frame")
             // Each of the pipeline's threads has its name where `top -H` reads it.
             let names = kernelThreadNames()

@@ -26,7 +26,7 @@ for size in 640x480 1280x720; do
     if [ -n "$ratio" ] && awk -v r="$ratio" -v l="$limit" 'BEGIN { exit !(r <= l) }'; then
         echo "PASS MJPEG decode at $size costs ${ratio}x raw TurboJPEG (limit ${limit}x)"
     else
-        echo "FAIL MJPEG decode at $size costs ${ratio:-?}x raw TurboJPEG (limit ${limit}x)"
+        echo "FAIL MJPEG decode at $size costs ${ratio:-?}x raw TurboJPEG (limit ${limit}x): ${line:-no summary line}"
         failed=$((failed + 1))
     fi
 done

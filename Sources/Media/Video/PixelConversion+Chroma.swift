@@ -6,7 +6,9 @@ extension PixelConversion {
         from source: UnsafeBufferPointer<UInt8>, width sourceWidth: Int, height sourceHeight: Int,
         to target: UnsafeMutableBufferPointer<UInt8>, width targetWidth: Int, height targetHeight: Int, stride: Int
     ) {
-        guard sourceWidth > 0, sourceHeight > 0, source.count >= sourceWidth * sourceHeight else { return }
+        guard sourceWidth > 0, sourceHeight > 0, source.count >= sourceWidth * sourceHeight,
+              targetWidth > 0, targetHeight > 0, stride >= targetWidth, target.count >= (targetHeight - 1) * stride + targetWidth
+        else { return }
         // Only the general path needs the column spans (a 4:2:2 source has the target's width).
         let columns = sourceWidth == targetWidth ? []
             : (0..<targetWidth).map { span(of: $0, sourceCount: sourceWidth, targetCount: targetWidth) }
@@ -15,10 +17,8 @@ extension PixelConversion {
             let out = row * stride
             if rows.count == 2 && sourceWidth == targetWidth {
                 // 4:2:2, the webcam case: the mean of two rows.
-                let (upper, lower) = (rows.lowerBound * sourceWidth, (rows.lowerBound + 1) * sourceWidth)
-                for column in 0..<targetWidth {
-                    target[out + column] = UInt8((UInt16(source[upper + column]) + UInt16(source[lower + column]) + 1) >> 1)
-                }
+                averageRows(source.baseAddress! + rows.lowerBound * sourceWidth, source.baseAddress! + (rows.lowerBound + 1) * sourceWidth,
+                            into: target.baseAddress! + out, count: targetWidth)
                 continue
             }
             for column in 0..<targetWidth {
@@ -30,6 +30,19 @@ extension PixelConversion {
                 let count = rows.count * sourceColumns.count
                 target[out + column] = UInt8((sum + count / 2) / count)
             }
+        }
+    }
+
+    /// `out[i] = (upper[i] + lower[i] + 1) / 2`. Raw pointers and wrapping arithmetic on purpose: with
+    /// checked indices the loop stays scalar and cost 2.4 times the instructions of the same loop in C
+    /// (callgrind, 720p 4:2:2); without them LLVM vectorizes it. Callers guarantee `count` samples behind each.
+    @inline(__always)
+    static func averageRows(_ upper: UnsafePointer<UInt8>, _ lower: UnsafePointer<UInt8>,
+                            into out: UnsafeMutablePointer<UInt8>, count: Int) {
+        var column = 0
+        while column < count {
+            out[column] = UInt8(truncatingIfNeeded: (UInt16(upper[column]) &+ UInt16(lower[column]) &+ 1) &>> 1)
+            column &+= 1
         }
     }
 
