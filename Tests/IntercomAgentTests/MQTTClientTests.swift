@@ -43,7 +43,7 @@ struct MQTTClientTests {
                 client.publish(MQTTMessage(topic: "t/ring", text: "{}"))
             }
         }
-        #expect(publishing < .milliseconds(500), "20,000 publishes took \(publishing)")
+        #expect(publishing < .seconds(1), "20,000 publishes took \(publishing)")
         let stopping = await clock.measure { await client.stop() }
         #expect(stopping < .seconds(10), "stop took \(stopping)")
     }

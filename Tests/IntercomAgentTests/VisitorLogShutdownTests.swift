@@ -71,7 +71,8 @@ import Testing
             try await AgentBackendTests.running(
                 [VisitorLogService(log: visits, grace: .milliseconds(300), logger: RunningServer.logger)]) {}
             let stopping = ContinuousClock.now - started
-            #expect(stopping >= .milliseconds(250) && stopping < .seconds(2))
+            // Waiting for the camera would take its full 5 s; the grace is 300 ms (the rest is a loaded unit stage's slack).
+            #expect(stopping >= .milliseconds(250) && stopping < .seconds(4))
             #expect(await visits.pending == 1)
             #expect(await visits.settle(within: .milliseconds(50)) == false)
         }
@@ -86,7 +87,8 @@ import Testing
             defer { withExtendedLifetime(state) {} }
             let started = ContinuousClock.now
             try await AgentBackendTests.running([VisitorLogService(log: visits, logger: RunningServer.logger)]) {}
-            #expect(ContinuousClock.now - started < .seconds(1))
+            // Nothing to wait for: well under the 3 s grace a pending visit would get.
+            #expect(ContinuousClock.now - started < .seconds(2))
             #expect(await visits.settle(within: .seconds(1)))
         }
     }
