@@ -170,7 +170,10 @@ struct V4L2UVCGadgetTests {
         let source = V4L2CaptureSource(path: node, width: 640, height: 480, preferredFormats: [.mjpeg])
         try source.open()
         defer { source.close() }
-        let frames = try Vivid.frames(24, from: source)
+        // At least 24 good frames, and on until three garbage ones were counted (at most 96): in a loaded
+        // guest uvcvideo drops whole runs of frames, garbage ones included (2 of 60 reached us once).
+        var frames = try Vivid.frames(24, from: source)
+        while source.corruptFrames < 3 && frames.count < 96 { frames += try Vivid.frames(8, from: source) }
         let counters = frames.map(UVCGadget.counter(of:))
         print("V4L2UVCGadgetTests: counters \(counters), corrupt \(source.corruptFrames): \(source.lastCorruption ?? "-")")
         // The feeder replaces frames 4, 9, 14, … (counter % 5 == 4): none of them may come out as a picture.
