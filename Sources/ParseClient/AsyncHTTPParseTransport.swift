@@ -14,15 +14,22 @@ public struct AsyncHTTPParseTransport: ParseHTTPTransport {
         self.client = client
     }
 
-    /// One client for the process (never shut down, like `HTTPClient.shared`). It fails a refused connection
-    /// at once instead of re-trying it until the request deadline: `ParseRESTClient` owns the retry policy,
-    /// and the presence loop its own backoff, so an outage is noticed and counted honestly.
-    public static let sharedClient: HTTPClient = {
+    /// One client for the process (never shut down, like `HTTPClient.shared`).
+    public static let sharedClient = makeClient()
+
+    /// A client that fails a refused connection at once instead of re-trying it until the request deadline
+    /// (`ParseRESTClient` owns the retry policy, the presence loop its own backoff, so an outage is noticed and
+    /// counted honestly), on one event loop of NIO's shared group. On one loop the pool always lends the
+    /// connection returned last, so a surplus connection (two requests at once in a call) idles out after
+    /// `idleTimeout`; across two loops the pool alternates between connections per loop, and the heartbeat
+    /// and the safety poll kept a second one alive for good.
+    public static func makeClient(idleTimeout: TimeAmount = .seconds(60)) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.idleTimeout = idleTimeout
         configuration.timeout.connect = .seconds(5)
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup.next(), configuration: configuration)
+    }
 
     public func execute(_ request: ParseRequest, baseURL: String, timeout: Duration) async throws -> ParseHTTPResponse {
         var outgoing = HTTPClientRequest(url: baseURL + request.pathAndQuery)
