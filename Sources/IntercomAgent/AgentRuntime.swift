@@ -65,7 +65,7 @@ public struct AgentRuntime: Sendable {
         }
         // READY waits for the first encoded frame (or a logged camera fault with the test pattern instead).
         let media = MediaService(settings: .from(configuration.video, audio: configuration.audio, onCameraFound: cameraFound),
-                                 metrics: metrics, logger: logger, onCameraChange: { lost in Task { await status.setCameraLost(lost) } }) {
+                                 metrics: metrics, logger: logger, onCameraChange: { condition in Task { await status.setCamera(condition) } }) {
             Task { await readiness.markReady("media") }
         }
         // The lines are claimed by ControlsService, which keeps trying while another program holds one.

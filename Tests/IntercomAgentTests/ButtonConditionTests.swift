@@ -56,13 +56,24 @@ import Testing
     @Test func aLostCameraIsAWarningAndInTheStatusLine() async {
         let status = AgentStatusBoard(title: "Gate")
         await status.setRegistered(true)
-        await status.setCameraLost(true)
+        await status.setCamera(.lost)
         let snapshot = await status.snapshot
         #expect(snapshot.warnings == ["camera_lost"])
         #expect(snapshot.line.hasSuffix(", camera lost)"), "\(snapshot.line)")
-        await status.setCameraLost(false)
+        await status.setCamera(.working)
         #expect(await status.snapshot.warnings == [])
         #expect(await !status.line.contains("camera"))
+    }
+
+    @Test func aCameraThatCannotBeOpenedIsAWarningAndInTheStatusLine() async {
+        let status = AgentStatusBoard(title: "Gate")
+        await status.setRegistered(true)
+        await status.setCamera(.failed)
+        let snapshot = await status.snapshot
+        #expect(snapshot.warnings == ["camera_failed"])
+        #expect(snapshot.line.hasSuffix(", camera failed: test pattern)"), "\(snapshot.line)")
+        await status.setCamera(.working)
+        #expect(await status.snapshot.warnings == [])
     }
 
     @Test func doNotDisturbComingAndGoingIsLogged() async {

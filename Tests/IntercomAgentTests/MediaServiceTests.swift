@@ -54,7 +54,7 @@ import Testing
     /// the loss and the recovery (its `/health` and `STATUS=` say "camera lost" in between).
     @Test func aCameraUnpluggedAndBackKeepsThePictureComingAndIsReported() async throws {
         let ready = ReadyFlag()
-        let changes = Mutex<[Bool]>([])
+        let changes = Mutex<[CameraCondition]>([])
         let media = MediaService(
             settings: Self.settings {
                 FaultInjectingVideoSource(
@@ -82,21 +82,56 @@ import Testing
         }
         #expect(media.framesEncoded >= 60)
         #expect(media.cameraLossCount == 1 && media.cameraRecoveryCount == 1)
-        #expect(changes.withLock { $0 } == [true, false])
+        #expect(changes.withLock { $0 } == [.lost, .working])
     }
 
     /// A camera that cannot be opened at all is a logged fault: the test pattern is sent instead and READY
-    /// still comes, so the device answers calls with a picture rather than never becoming ready.
+    /// still comes, so the device answers calls with a picture rather than never becoming ready. The agent
+    /// hears of it (`/health` warns `camera_failed`), once.
     @Test func aCameraThatCannotBeOpenedFallsBackToTheTestPatternAndStillReportsReady() async throws {
         let ready = ReadyFlag()
+        let changes = Mutex<[CameraCondition]>([])
         let media = MediaService(
             settings: Self.settings { V4L2CaptureSource(path: "/nonexistent/video-for-test", width: 160, height: 120) },
-            logger: Self.logger, onReady: { ready.set() })
+            logger: Self.logger, onCameraChange: { condition in changes.withLock { $0.append(condition) } },
+            onReady: { ready.set() })
         try await Self.running(media) {
             let times = await Self.arrivals(media, count: 15, within: 5)
             #expect(times.count == 15, "only \(times.count) placeholder frames in 5 s")
             #expect(ready.isSet)
         }
+        #expect(changes.withLock { $0 } == [.failed])
+    }
+
+    /// A camera that failed to open at the first media start and opens at a later one (plugged in, a driver
+    /// loaded late) clears the fault when it delivers.
+    @Test func aCameraThatFailedAndOpensAtALaterStartClearsTheFault() async throws {
+        let opens = Atomic<Int>(0)
+        let ready = ReadyFlag()
+        let changes = Mutex<[CameraCondition]>([])
+        var settings = Self.settings { () -> any VideoSource in
+            if opens.add(1, ordering: .relaxed).oldValue == 0 {
+                return V4L2CaptureSource(path: "/nonexistent/video-for-test", width: 160, height: 120)
+            }
+            return TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15))
+        }
+        settings.idleStopDelay = .milliseconds(200)
+        let media = MediaService(settings: settings, logger: Self.logger,
+                                 onCameraChange: { condition in changes.withLock { $0.append(condition) } },
+                                 onReady: { ready.set() })
+        let group = ServiceGroup(configuration: .init(services: [.init(service: media)], logger: Self.logger))
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+
+        // The startup run: the camera fails, the test pattern stands in, READY; then nobody needs media.
+        try await Self.waitUntil("READY and the startup run's end", within: 5) { ready.isSet && !media.isRunning }
+        #expect(changes.withLock { $0 } == [.failed])
+        media.setDemand("call", wanted: true)
+        try await Self.waitUntil("the camera to work at the next start", within: 5) { changes.withLock { $0.count } >= 2 }
+        #expect(changes.withLock { $0 } == [.failed, .working])
+        media.setDemand("call", wanted: false)
+        await group.triggerGracefulShutdown()
+        try await running.value
     }
 
     /// Stopping the group ends every subscriber's stream (nothing waits for frames that will not come).

@@ -17,8 +17,9 @@ public actor AgentStatusBoard {
     public private(set) var chatteringButtons: Set<String> = []
     /// Whether the `[gpio]` lines are claimed; nil without `[gpio]`.
     public private(set) var controlsClaimed: Bool?
-    /// The camera went away and has not come back (calls get its last picture, dimmed).
-    public private(set) var cameraLost = false
+    /// The camera went away and has not come back (calls get its last picture, dimmed), or could not be
+    /// opened at all (calls get the test pattern).
+    public private(set) var camera = CameraCondition.working
     /// The device identity is only in memory: the state directory is full or read-only.
     public private(set) var stateUnsaved = false
     /// An anonymous device's state directory is in RAM (tmpfs, an overlay root): its userID changes at
@@ -56,7 +57,7 @@ public actor AgentStatusBoard {
     }
 
     public func setControlsClaimed(_ claimed: Bool) { controlsClaimed = claimed }
-    public func setCameraLost(_ lost: Bool) { cameraLost = lost }
+    public func setCamera(_ condition: CameraCondition) { camera = condition }
     public func setStateUnsaved(_ unsaved: Bool) { stateUnsaved = unsaved }
     public func setStateVolatile(_ volatile: Bool) { stateVolatile = volatile }
 
@@ -76,7 +77,7 @@ public actor AgentStatusBoard {
         snapshot.stuckButtons = stuckButtons.sorted()
         snapshot.chatteringButtons = chatteringButtons.sorted()
         snapshot.controlsClaimed = controlsClaimed
-        snapshot.cameraLost = cameraLost
+        snapshot.camera = camera
         snapshot.stateUnsaved = stateUnsaved
         snapshot.stateVolatile = stateVolatile
         return snapshot
@@ -85,7 +86,11 @@ public actor AgentStatusBoard {
     /// e.g. `idle, Gate 3 (LiveQuery up, 2 calls)`, `in call, Gate 3 (LiveQuery up, 3 calls, camera lost)`
     /// or `offline, Gate 3 (backend unreachable)`.
     public var line: String {
-        let camera = cameraLost ? ", camera lost" : ""
+        let camera = switch camera {
+        case .working: ""
+        case .lost: ", camera lost"
+        case .failed: ", camera failed: test pattern"
+        }
         guard registered else { return "offline, \(title) (backend unreachable\(camera))" }
         let intake = liveQueryUp ? "LiveQuery up" : "polling for calls"
         let doing = callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle"
@@ -104,14 +109,15 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var stuckButtons: [String] = []
     public var chatteringButtons: [String] = []
     public var controlsClaimed: Bool?
-    public var cameraLost = false
+    public var camera = CameraCondition.working
     public var stateUnsaved = false
     public var stateVolatile = false
 
     /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
     /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
     /// a button is ignored (docs/deployment.md, "Unattended operation: buttons and GPIO"), `camera_lost`
-    /// while the camera is unplugged (calls get its last picture, dimmed), `state_unsaved` while the device
+    /// while the camera is unplugged (calls get its last picture, dimmed), `camera_failed` while the configured
+    /// camera cannot be opened (calls get the test pattern), `state_unsaved` while the device
     /// identity cannot be written (a full or read-only state directory; retried at each heartbeat),
     /// `state_volatile` when an anonymous device keeps its identity in RAM (a new userID at every boot).
     public var warnings: [String] {
@@ -120,7 +126,8 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
         if controlsClaimed == false { warnings.append("gpio_unclaimed") }
         if !stuckButtons.isEmpty { warnings.append("button_stuck") }
         if !chatteringButtons.isEmpty { warnings.append("button_chattering") }
-        if cameraLost { warnings.append("camera_lost") }
+        if camera == .lost { warnings.append("camera_lost") }
+        if camera == .failed { warnings.append("camera_failed") }
         if stateUnsaved { warnings.append("state_unsaved") }
         if stateVolatile { warnings.append("state_volatile") }
         return warnings

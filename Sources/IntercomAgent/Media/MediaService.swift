@@ -70,7 +70,9 @@ public final class MediaService: Service, Sendable {
     private let cameraLosses = Atomic<Int>(0)
     private let cameraRecoveries = Atomic<Int>(0)
     private let onReady: @Sendable () -> Void
-    private let onCameraChange: @Sendable (_ lost: Bool) -> Void
+    private let onCameraChange: @Sendable (CameraCondition) -> Void
+    /// `onCameraChange(.failed)` was said and the camera has not delivered since.
+    private let cameraFailing = Atomic<Bool>(false)
     private let logger: Logger
     private let metrics: AgentMetrics?
 
@@ -93,9 +95,9 @@ public final class MediaService: Service, Sendable {
     }
 
     /// `onReady` runs once: when the first video frame is encoded, or when video could not start (logged).
-    /// `onCameraChange` hears the camera go (true: unplugged, a USB reset) and come back (false).
+    /// `onCameraChange` hears the camera go (unplugged, a USB reset), fail to open, and work again.
     public init(settings: Settings, metrics: AgentMetrics? = nil, logger: Logger,
-                onCameraChange: @escaping @Sendable (_ lost: Bool) -> Void = { _ in },
+                onCameraChange: @escaping @Sendable (CameraCondition) -> Void = { _ in },
                 onReady: @escaping @Sendable () -> Void = {}) {
         self.settings = settings
         self.metrics = metrics
@@ -241,7 +243,7 @@ public final class MediaService: Service, Sendable {
 
     /// Starts `run`'s capture, VP8 and Opus threads; each first waits for `previous`'s threads to end.
     private func begin(_ run: MediaRun, after previous: MediaRun?) {
-        startCapture(run, after: previous, makeSource: settings.makeSource, name: "intercom-camera")
+        startCapture(run, after: previous, makeSource: settings.makeSource, name: "intercom-camera", isCamera: true)
         threadStarting(run)
         NamedThread.start("intercom-vp8") { [self] in
             previous?.waitUntilFinished()
@@ -265,7 +267,7 @@ public final class MediaService: Service, Sendable {
     /// that cannot be opened at all (before it ever worked), or fails otherwise, is a logged fault, and the
     /// test pattern takes its place for the rest of the run so calls still have a picture.
     private func startCapture(_ run: MediaRun, after previous: MediaRun?,
-                              makeSource: @escaping @Sendable () -> any VideoSource, name: String) {
+                              makeSource: @escaping @Sendable () -> any VideoSource, name: String, isCamera: Bool) {
         threadStarting(run)
         let placeholder = ReopeningVideoSource.Placeholder(width: settings.width, height: settings.height)
         let thread = VideoCaptureThread(
@@ -282,6 +284,10 @@ public final class MediaService: Service, Sendable {
             deliver: { [self] frame in
                 capturedCount.add(1, ordering: .relaxed)
                 if !cameraWorked.load(ordering: .relaxed) { cameraWorked.store(true, ordering: .releasing) }
+                if isCamera, cameraFailing.load(ordering: .relaxed), cameraFailing.exchange(false, ordering: .acquiringAndReleasing) {
+                    logger.notice("camera works again")
+                    onCameraChange(.working)
+                }
                 run.frames.put(frame)
             },
             onFinish: { [self] error in
@@ -297,23 +303,24 @@ public final class MediaService: Service, Sendable {
             logger.warning("camera lost; sending its last picture dimmed until it is back", metadata: ["error": "\(error)"])
             cameraLosses.add(1, ordering: .relaxed)
             metrics?.cameraLost()
-            onCameraChange(true)
+            onCameraChange(.lost)
         case .reopenFailed(let error, let attempt):
             logger.debug("camera reopen failed", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
         case .reopened(let attempts):
             logger.notice("camera back after \(attempts) reopen attempt(s)")
             cameraRecoveries.add(1, ordering: .relaxed)
             metrics?.cameraRecovered()
-            onCameraChange(false)
+            onCameraChange(.working)
         }
     }
 
     private func cameraFailed(_ error: VideoSourceError, in run: MediaRun) {
         logger.error("camera fault; sending the test pattern instead", metadata: ["error": "\(error)"])
+        if !cameraFailing.exchange(true, ordering: .acquiringAndReleasing) { onCameraChange(.failed) }
         let (width, height, fps) = (settings.width, settings.height, settings.fps)
         startCapture(run, after: nil,
                      makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
-                     name: "intercom-pattern")
+                     name: "intercom-pattern", isCamera: false)
     }
 
     /// The first run's first frame (or its failure) proves the pipeline: READY, and the startup demand ends.

@@ -95,7 +95,8 @@ public final class AgentMetrics: Sendable {
         Meter(label: "intercom_registered", factory: factory).set(status.registered ? 1 : 0)
         Meter(label: "intercom_livequery_up", factory: factory).set(status.liveQueryUp ? 1 : 0)
         Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
-        Meter(label: "intercom_camera_lost", factory: factory).set(status.cameraLost ? 1 : 0)
+        Meter(label: "intercom_camera_lost", factory: factory).set(status.camera == .lost ? 1 : 0)
+        Meter(label: "intercom_camera_failed", factory: factory).set(status.camera == .failed ? 1 : 0)
         if let skew = status.clockSkewSeconds {
             Meter(label: "intercom_clock_skew_seconds", factory: factory).set(skew)
         }

@@ -74,7 +74,7 @@ struct HealthReport: Codable, Equatable {
     /// Seconds the backend's clock is ahead of the device's; absent before the first answer.
     var clockSkewSeconds: Double?
     /// Problems that do not stop calls (`clock_skew`, `gpio_unclaimed`, `button_stuck`,
-    /// `button_chattering`, `camera_lost`, `state_unsaved`, `state_volatile`); the status stays `ok`.
+    /// `button_chattering`, `camera_lost`, `camera_failed`, `state_unsaved`, `state_volatile`); the status stays `ok`.
     var warnings: [String]
     /// The buttons behind `button_stuck` and `button_chattering` (absent when none).
     var stuckButtons: [String]?
