@@ -314,7 +314,9 @@ class Run:
             elif n % INTERMEDIATE_EVERY == 0 and n < CALLS:
                 s = sample(pid)
                 intermediate.append((n, s))
-                log(f"SOAK after {n} calls (unsettled): VmRSS {s['rss']} kB, fds {s['fds']}, threads {s['threads']}")
+                heap = self.heap_in_use_kb()
+                log(f"SOAK after {n} calls (unsettled): VmRSS {s['rss']} kB, fds {s['fds']}, threads {s['threads']}, "
+                    f"malloc heap in use {'?' if heap is None else f'{heap:.0f}'} kB")
             if n % 10 == 0:
                 elapsed = time.monotonic() - started
                 log(f"progress: {n}/{CALLS} calls, {connected} connected, {len(problems)} problem(s), "
