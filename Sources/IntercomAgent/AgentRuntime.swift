@@ -101,6 +101,10 @@ public struct AgentRuntime: Sendable {
             .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
+        // `[whep]` is validated but not served yet (docs/whep.md): say so rather than leave a client facing a closed port.
+        if let whep = configuration.whep {
+            logger.warning("[whep] is configured (listen \(whep.host):\(whep.port)) but this build does not serve WHEP yet; see docs/whep.md")
+        }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))
