@@ -7,6 +7,12 @@ public struct WHEPSettings: Sendable, Equatable {
     /// The bearer token file (absolute, or found through `$CREDENTIALS_DIRECTORY` like every secret).
     public var tokenFile: String
 
+    public init(host: String, port: Int, tokenFile: String) {
+        self.host = host
+        self.port = port
+        self.tokenFile = tokenFile
+    }
+
     init?(_ reader: ConfigReader?, secrets: SecretResolver) {
         guard let reader else { return nil }
         host = ""
