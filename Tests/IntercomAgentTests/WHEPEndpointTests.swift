@@ -76,6 +76,20 @@ struct WHEPEndpointTests {
         #expect(fixture.reportedCounts.isEmpty)
     }
 
+    @Test("a player that cannot send the header may give the token as ?access_token= (RFC 6750 §2.3), only the right one")
+    func accessTokenParameter() async throws {
+        let fixture = Fixture()
+        let reply = await fixture.endpoint.post(authorization: nil, accessToken: Self.token, contentType: "application/sdp",
+                                                body: Self.offer)
+        #expect(reply.status == 201)
+        let wrong = await fixture.endpoint.post(authorization: nil, accessToken: "nope", contentType: "application/sdp",
+                                                body: Self.offer)
+        #expect(wrong.status == 401)
+        let id = try fixture.id(reply)
+        #expect(await fixture.endpoint.delete(id: id, authorization: nil, accessToken: "nope").status == 401)
+        #expect(await fixture.endpoint.delete(id: id, authorization: nil, accessToken: Self.token).status == 200)
+    }
+
     @Test("the bearer scheme is case-insensitive and parameters of the content type are allowed")
     func lenientHeaders() async {
         let fixture = Fixture()

@@ -33,6 +33,9 @@ struct WHEPServiceTests {
         let wrong = try await Self.send(.post, base + "/whep", token: "wrong", body: "v=0\r\n")
         #expect(wrong.status == 401)
         #expect(wrong.authenticate == "Bearer")
+        let query = try await Self.send(.post, base + "/whep?access_token=\(WHEPEndpointTests.token)", token: "wrong",
+                                        body: "v=0\r\n")
+        #expect(query.status == 503)  // past the token check (the header is wrong): the one slot is taken
         let json = try await Self.send(.post, base + "/whep", token: WHEPEndpointTests.token, body: "{}", contentType: "application/json")
         #expect(json.status == 415)
         #expect(try await Self.send(.delete, base + location, token: WHEPEndpointTests.token).status == 200)

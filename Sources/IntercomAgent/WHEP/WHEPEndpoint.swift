@@ -14,8 +14,9 @@ public struct WHEPEndpoint: Sendable {
     /// `POST /whep`: 201 with `Location` and the answer; 401 without the token, 415 for a body that is not
     /// `application/sdp`, 400 for an offer we cannot answer, 503 (with `Retry-After`) when every slot is
     /// taken, 500 when our own media fails.
-    public func post(authorization: String?, contentType: String?, body: [UInt8]) async -> WHEPReply {
-        guard token.admits(authorization) else { return .unauthorized }
+    /// `accessToken`: the URL's `access_token` parameter, for players that cannot send the header.
+    public func post(authorization: String?, accessToken: String? = nil, contentType: String?, body: [UInt8]) async -> WHEPReply {
+        guard token.admits(authorization, accessToken: accessToken) else { return .unauthorized }
         guard Self.isSDP(contentType) else {
             return .refusal(415, "the offer must be sent as Content-Type: application/sdp",
                             headers: ["Accept-Post": "application/sdp"])
@@ -37,8 +38,8 @@ public struct WHEPEndpoint: Sendable {
 
     /// `DELETE /whep/<id>`: 200 once the session is torn down; 401 without the token, 404 for an unknown
     /// (or already ended) resource.
-    public func delete(id: String, authorization: String?) async -> WHEPReply {
-        guard token.admits(authorization) else { return .unauthorized }
+    public func delete(id: String, authorization: String?, accessToken: String? = nil) async -> WHEPReply {
+        guard token.admits(authorization, accessToken: accessToken) else { return .unauthorized }
         guard await viewers.close(id, reason: "DELETE") else { return .refusal(404, "no such WHEP session") }
         return WHEPReply(status: 200)
     }

@@ -28,12 +28,14 @@ public struct WHEPService: Service {
         router.post("whep") { request, _ in
             let body = try await request.body.collect(upTo: Self.maximumOfferBytes)
             return Self.response(await endpoint.post(authorization: request.headers[.authorization],
+                                                     accessToken: request.uri.queryParameters.get("access_token"),
                                                      contentType: request.headers[.contentType],
                                                      body: Array(body.readableBytesView)))
         }
         router.delete("whep/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return Self.response(await endpoint.delete(id: id, authorization: request.headers[.authorization]))
+            return Self.response(await endpoint.delete(id: id, authorization: request.headers[.authorization],
+                                                       accessToken: request.uri.queryParameters.get("access_token")))
         }
         let logger = self.logger, host = settings.host, onListening = self.onListening
         let application = Application(

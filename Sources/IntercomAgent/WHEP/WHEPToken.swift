@@ -22,8 +22,11 @@ public struct WHEPToken: Sendable {
         return WHEPToken(token)
     }
 
-    /// Whether `authorization` is `Bearer <this token>` (the scheme's case does not matter).
-    public func admits(_ authorization: String?) -> Bool {
+    /// Whether `authorization` is `Bearer <this token>` (the scheme's case does not matter), or, for players
+    /// that cannot set a header (go2rtc's WHEP source), the URL's `access_token` query parameter is the token
+    /// (RFC 6750 §2.3).
+    public func admits(_ authorization: String?, accessToken: String? = nil) -> Bool {
+        if let accessToken, ConstantTime.equal(accessToken, value) { return true }
         guard let authorization else { return false }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
