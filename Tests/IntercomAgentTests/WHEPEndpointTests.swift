@@ -203,12 +203,13 @@ struct WHEPEndpointTests {
         #expect(fixture.reportedCounts.last == 0)
     }
 
-    /// Polls `condition` every 20 ms for up to 5 s.
-    static func eventually(_ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+    /// Polls `condition` every 20 ms for up to `limit`.
+    static func eventually(_ what: String = "condition", within limit: Duration = .seconds(5),
+                           _ condition: @Sendable () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
         while !(await condition()) {
             guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met within 5 s")
+                Issue.record("\(what): not within \(limit)")
                 return
             }
             try await Task.sleep(for: .milliseconds(20))
