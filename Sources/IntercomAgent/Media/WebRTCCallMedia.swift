@@ -105,8 +105,8 @@ final class WebRTCCallMedia: CallMediaSession {
         configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
         // A party: send the camera and take the peer's video too (another intercom, or a browser with a
         // camera, shows itself; one without simply sends none). A view-only watcher gets the camera and
-        // nothing else: no audio either way, nothing of its own to decode.
-        // A player (WHEP) gets the camera and the microphone and sends nothing back.
+        // nothing else: no audio either way, nothing of its own to decode. A player (WHEP, `sendOnly`) gets the
+        // camera and the microphone, and nothing it might send is taken.
         if plan.sendOnly {
             configuration.capabilities.videoDirection = .sendonly
             configuration.capabilities.audioDirection = plan.audio ? .sendonly : .inactive
