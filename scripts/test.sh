@@ -32,7 +32,7 @@ STAGES=(
     "two-devices|bin|two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
     "livequery-outage|bin|LiveQuery outage: nftables drops the agent's established LiveQuery flow both ways (half-open); the agent notices within 30 s, takes a call made meanwhile and subscribes again"
     "mqtt|bin|MQTT: intercomd demo --mqtt against a real mosquitto (Home Assistant discovery configs, the ring event with the caller, the door button pulses the simulated relay once, mosquitto killed for 10 s mid-call leaves the call alone and availability comes back online)"
-    "whep|bin|WHEP: aiortc (python3-aiortc) plays intercomd run through POST /whep (201 + Location, >= 25 fps of 640x480 VP8 and Opus decoded, 401/415/400/404, 503 over call.max_viewers, DELETE and an abandoned player free the slot, intercom_whep_viewers, media on and off)"
+    "whep|bin|WHEP: aiortc (python3-aiortc) plays intercomd run through POST /whep (201 + Location, >= 25 fps of 640x480 VP8 and Opus decoded, also through a call to the device, 401/415/400/404, 503 over call.max_viewers, DELETE and an abandoned player free the slot, intercom_whep_viewers, media on and off)"
     "clock-skew|bin|clock skew: the device 90 s ahead and the server 90 s behind (libfaketime); the call still rings, connects and is answered, and the device reports the skew"
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
     "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"

@@ -9,6 +9,8 @@ Checks, in one pass:
   device's candidates; it decodes >= MIN_FPS fps of 640x480 VP8 over FPS_SECONDS and decodes Opus audio;
   the media, off while nobody watched, turned on for it (`media on (whep)`) and /metrics
   `intercom_whep_viewers` is 1;
+- meanwhile `intercomd call` calls the device for CALL_SECONDS: it answers, the caller decodes its video, and
+  player 1's frame rate holds through the call;
 - a "ghost" player that POSTs an offer and never applies the answer holds a slot, so a third offer gets 503
   with `Retry-After` (max_viewers = 2); the agent drops the ghost when its ICE fails (or, at the latest,
   when it has not connected within 20 s);
@@ -50,6 +52,7 @@ MAX_VIEWERS = 2
 FPS_SECONDS = 10
 MIN_FPS = 25
 CONNECT_TIMEOUT = 20  # WHEPViewers' default
+CALL_SECONDS = 4
 
 
 def http(method, url, body=None, token=TOKEN, content_type="application/sdp"):
@@ -148,6 +151,7 @@ class Run:
     def start(self):
         server, base, detail = start_intercom_server(self.server_bin, self.workdir)
         self.processes.append(server)
+        self.base = base
         if not self.check("intercom-server starts", base, detail):
             return False
         metrics_port, whep_port = free_port(), free_port()
@@ -233,13 +237,17 @@ class Run:
                    ghost_status == 201 and refused[0] == 503 and refused[1].get("Retry-After"),
                    f"ghost {ghost_status}, third {refused[0]} Retry-After {refused[1].get('Retry-After')}: {refused[2].strip()}")
         window_start = time.monotonic()
+        # Meanwhile a call: `intercomd call` rings the device, which answers by itself; the call's media and the
+        # WHEP player share the encoder, neither disturbs the other.
+        caller = self.place_call()
         await asyncio.sleep(FPS_SECONDS)
         frames = first.frames_since(window_start)
         fps = len(frames) / FPS_SECONDS
         sizes = sorted({(w, h) for _, w, h in frames})
-        self.check(f"player 1 decodes >= {MIN_FPS} fps of 640x480 video over {FPS_SECONDS} s, and audio",
+        self.check(f"player 1 decodes >= {MIN_FPS} fps of 640x480 video over {FPS_SECONDS} s, and audio, through a call",
                    fps >= MIN_FPS and sizes == [(640, 480)] and first.audio_frames >= 100,
                    f"{fps:.1f} fps, sizes {sizes}, audio frames {first.audio_frames}")
+        await self.check_call(caller)
         # Its ICE checks find nobody answering (ICE fails), or at the latest the connect timeout ends it.
         dropped = await wait_until(lambda: self.agent.find(
             rf"WHEP viewer {ghost_id} left: (not connected within|connection failed)", since),
@@ -281,6 +289,29 @@ class Run:
                        f"intercom_whep_viewers {self.gauge()}")
         errors = [line for line in self.agent.stderr() if " error " in line.lower() or "[error]" in line.lower()]
         self.check("the agent logs no error", not errors, " | ".join(errors[:3]))
+
+    def place_call(self):
+        """`intercomd call --to "WHEP device" --seconds CALL_SECONDS` with its own identity."""
+        config = write_agent_config(
+            os.path.join(self.workdir, "caller.toml"), self.base, "WHEP caller", 52.5201, 13.4051,
+            os.path.join(self.workdir, "caller-state"), free_port())
+        caller = LoggedProcess([self.intercomd_bin, "call", "--config", config, "--to", "WHEP device",
+                                "--seconds", str(CALL_SECONDS)], self.workdir, "caller", env=agent_environment())
+        self.processes.append(caller)
+        return caller
+
+    async def check_call(self, caller):
+        try:
+            code = await asyncio.to_thread(caller.process.wait, 30)
+        except Exception:  # noqa: BLE001 - a hang is a failure with its reason
+            code = None
+        video = caller.find(r"received video: (\d+) frames, (\d+)x(\d+)", stdout=True)
+        outcome = self.agent.wait_line(r"call incoming WHEP caller: (.+?)(?= \w+=|$)", 10)
+        self.check("a call to the device during WHEP is answered and its caller decodes the device's video",
+                   code == 0 and video and int(video.group(1)) >= 25 and outcome
+                   and outcome.group(1).startswith("answered"),
+                   f"exit {code}, {video.group(0) if video else 'no received video line'}, "
+                   f"{outcome.group(0) if outcome else 'no outcome line'}")
 
     async def close_players(self):
         for player in self.players:
