@@ -89,7 +89,8 @@ public struct AgentRuntime: Sendable {
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: mediaFactory,
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
-            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt, logger: logger)
+            allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt,
+            sendsAudio: configuration.audio.enabled, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger

@@ -38,6 +38,12 @@ struct FrameFields {
         return Int(number)
     }
 
+    func bool(_ key: String) throws(ParseWireError) -> Bool {
+        guard let value = members[key] else { throw .missingField(path: at(key)) }
+        guard case .bool(let flag) = value else { throw .wrongType(path: at(key), expected: "boolean") }
+        return flag
+    }
+
     func array(_ key: String) throws(ParseWireError) -> [JSONValue] {
         guard let value = members[key] else { throw .missingField(path: at(key)) }
         guard case .array(let items) = value else { throw .wrongType(path: at(key), expected: "array") }

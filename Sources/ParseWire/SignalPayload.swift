@@ -13,6 +13,9 @@ public enum SignalPayload: Sendable, Hashable {
     case bye(ByeReason)
     /// The caller asks the device to pulse its door relay; `action` is `open`.
     case door(action: String)
+    /// What the sender sends now: its microphone is live (`audio`), its camera on (`video`). Sent when either
+    /// changes and once when the call's media is up; the other side shows it (issue #22).
+    case media(audio: Bool, video: Bool)
 
     public struct IceCandidate: Sendable, Hashable {
         /// The `candidate:…` attribute line.
@@ -40,6 +43,7 @@ public enum SignalPayload: Sendable, Hashable {
             return .object(members)
         case .bye(let reason): return ["type": "bye", "reason": .string(reason.rawValue)]
         case .door(let action): return ["type": "door", "action": .string(action)]
+        case .media(let audio, let video): return ["type": "media", "audio": .bool(audio), "video": .bool(video)]
         }
     }
 
@@ -76,6 +80,8 @@ public enum SignalPayload: Sendable, Hashable {
             let action = try fields.string("action")
             guard action == "open" else { throw .invalidValue(path: path + ".action", reason: "unknown door action") }
             self = .door(action: action)
+        case "media":
+            self = .media(audio: try fields.bool("audio"), video: try fields.bool("video"))
         default:
             throw .invalidValue(path: path + ".type", reason: "unknown signal type")
         }

@@ -18,6 +18,8 @@ import ParseWire
         .signalTo(peerId: "p2", data: .candidate(nil)),
         .signalTo(peerId: "p2", data: .bye(.busy)),
         .signalFrom(peerId: "p1", data: .door(action: "open")),
+        .signalTo(peerId: "p1", data: .media(audio: false, video: true)),
+        .signalFrom(peerId: "p2", data: .media(audio: true, video: false)),
         .ping, .pong,
         .error(.badToken, message: "signature mismatch"),
         .error(.full, message: ""),
@@ -33,6 +35,7 @@ import ParseWire
         #expect(SignalingFrame.signalTo(peerId: "p1", data: .candidate(nil)).text == #"{"data":{"candidate":null,"type":"candidate"},"op":"signal","to":"p1"}"#)
         #expect(SignalingFrame.signalTo(peerId: "p1", data: .bye(.hangup)).text == #"{"data":{"reason":"hangup","type":"bye"},"op":"signal","to":"p1"}"#)
         #expect(SignalingFrame.ping.text == #"{"op":"ping"}"#)
+        #expect(SignalingFrame.signalTo(peerId: "p1", data: .media(audio: false, video: true)).text == #"{"data":{"audio":false,"type":"media","video":true},"op":"signal","to":"p1"}"#)
         #expect(SignalingFrame.error(.badFrame, message: "x").text == #"{"code":"bad-frame","message":"x","op":"error"}"#)
         #expect(SignalingFrame.peerJoined(SignalingPeer(peerId: "p3")).text == #"{"op":"peer-joined","peerId":"p3"}"#)
     }
@@ -71,6 +74,9 @@ import ParseWire
         Reject(text: #"{"op":"signal","to":"a","data":{"type":"candidate","candidate":"candidate:1","sdpMLineIndex":0.5}}"#, error: .invalidValue(path: "data.sdpMLineIndex", reason: "not an integer")),
         Reject(text: #"{"op":"signal","to":"a","data":{"type":"bye","reason":"bored"}}"#, error: .invalidValue(path: "data.reason", reason: "unknown bye reason")),
         Reject(text: #"{"op":"signal","to":"a","data":{"type":"door","action":"close"}}"#, error: .invalidValue(path: "data.action", reason: "unknown door action")),
+        Reject(text: #"{"op":"signal","to":"a","data":{"type":"media","audio":true}}"#, error: .missingField(path: "data.video")),
+        Reject(text: #"{"op":"signal","to":"a","data":{"type":"media","audio":"off","video":true}}"#, error: .wrongType(path: "data.audio", expected: "boolean")),
+        Reject(text: #"{"op":"signal","to":"a","data":{"type":"media","audio":null,"video":true}}"#, error: .wrongType(path: "data.audio", expected: "boolean")),
         Reject(text: #"{"op":"signal","to":"a","data":{"type":"hack"}}"#, error: .invalidValue(path: "data.type", reason: "unknown signal type")),
         Reject(text: #"{"op":"error","code":"teapot"}"#, error: .invalidValue(path: "code", reason: "unknown error code")),
         Reject(text: #"{"op":"joined","peerId":"p","role":"publisher","peers":[{"name":"x"}]}"#, error: .missingField(path: "peers.0.peerId")),

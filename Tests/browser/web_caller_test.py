@@ -303,6 +303,37 @@ def run(server_binary):
         checks.check("Alice's framesDecoded keeps growing", later > first, f"{first} → {later}")
         checks.check("hang-up and mute controls are shown in the call",
                      bob.visible("#hangup") and bob.visible("#mute") and not bob.visible("#door"))
+
+        # ── mute and camera state both ways (issue #22): a `media` signal at in-call and at each change ──
+        def remote(browser, what):
+            return browser.js("return document.body.dataset[arguments[0]] || '';", what)
+
+        known = wait_for(lambda: remote(alice, "remoteAudio") == "true" and remote(bob, "remoteVideo") == "true", 5)
+        checks.check("at in-call each page hears the other's media state (microphone and camera on)", known,
+                     f"Alice sees audio {remote(alice, 'remoteAudio')!r}, Bob sees video {remote(bob, 'remoteVideo')!r}")
+
+        def shown_within(action, browser, what, value, selector, visible):
+            action()
+            started = time.monotonic()
+            ok = wait_for(lambda: remote(browser, what) == value and browser.visible(selector) == visible, 5, 0.03)
+            return ok, time.monotonic() - started
+
+        for label, action, browser, what, value, selector, visible in (
+                ("Bob mutes → Alice's page says his microphone is off", lambda: bob.click("#mute"), alice,
+                 "remoteAudio", "false", "#remote-media", True),
+                ("Alice turns her camera off → Bob's page shows a camera-off card, not a frozen picture",
+                 lambda: alice.click("#camera"), bob, "remoteVideo", "false", "#remote-camera-off", True),
+                ("Bob unmutes → Alice's page drops the microphone-off line", lambda: bob.click("#mute"), alice,
+                 "remoteAudio", "true", "#remote-media", False),
+                ("Alice turns her camera on → Bob's page shows her picture again", lambda: alice.click("#camera"),
+                 bob, "remoteVideo", "true", "#remote-camera-off", False)):
+            ok, took = shown_within(action, browser, what, value, selector, visible)
+            if label.startswith("Alice turns her camera off") and ok:
+                path = bob.screenshot(os.path.join(SHOTS, "intercom-camera-off.png"))
+                log(f"  screenshot: {path}")
+            checks.check(f"{label}, within 1 s", ok and took < 1.0,
+                         f"after {took:.2f} s: {what} {remote(browser, what)!r}, {selector} "
+                         f"{'shown' if browser.visible(selector) else 'hidden'} ({browser.text('#remote-media')!r})")
         # Busy: Carol calls Alice while Alice is in the call with Bob.
         carol.click("#refresh")
         wait_for(lambda: carol.exists(f'#devices button.call[data-user-id="{alice_id}"]'), 10)

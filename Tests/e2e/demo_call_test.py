@@ -398,6 +398,15 @@ class Run:
                    and video.get("height") == 480 and video.get("time", 0) > 5, json.dumps(video))
         self.check("[auto] hang-up is offered during the call", b.visible("#hangup") and b.text("#hangup") == "Hang up",
                    f"#hangup visible {b.visible('#hangup')}, text {b.text('#hangup')!r}")
+        state = b.js("return [document.body.dataset.remoteAudio, document.body.dataset.remoteVideo];")
+        self.check("[auto] the device announces its microphone and camera on (media signal) and the page shows no "
+                   "camera-off card", state == ["true", "true"] and not b.visible("#remote-camera-off"),
+                   f"page's remote audio/video {state}, camera-off card {b.visible('#remote-camera-off')}")
+        b.click("#mute")
+        heard = demo.wait_line(r"the other side's microphone is off, its camera on", 5, since)
+        self.check("[auto] the page mutes → the device logs the caller's microphone off", heard,
+                   heard.group(0) if heard else "no 'the other side's microphone is off' line within 5 s")
+        b.click("#mute")
         b.screenshot(SCREENSHOT)
         log(f"  screenshot: {SCREENSHOT}")
         if DOC_SCREENSHOT:

@@ -47,6 +47,8 @@ public actor CallCoordinator {
     private var nextNumber: UInt64 = 0
     /// What `mediaFactory` was last told about the calls' need for media.
     private var mediaNeeded = false
+    /// Whether calls carry the device's microphone (`[audio]` enabled), as announced to the other side.
+    private let sendsAudio: Bool
     /// How long a refusal (`bye busy`) waits for the caller to arrive before the room is left anyway.
     static let refusalDeadline: Duration = .seconds(10)
 
@@ -55,8 +57,9 @@ public actor CallCoordinator {
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
                 allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, visits: VisitorLog? = nil,
-                observer: (any CallObserver)? = nil, logger: Logger) {
+                observer: (any CallObserver)? = nil, sendsAudio: Bool = true, logger: Logger) {
         self.visits = visits
+        self.sendsAudio = sendsAudio
         self.observer = observer
         machine = CallStateMachine(policy: policy)
         placer = OutgoingCallPlacer(session: session, deviceTitle: deviceTitle, location: status?.location)
@@ -139,7 +142,10 @@ public actor CallCoordinator {
         case .media(let sessionID, let peer, let number, let state):
             guard let media = rooms[sessionID]?.media[peer], media.number == number, media.carriesTheCall else { return }
             switch state {
-            case .up: await feed(.mediaUp(sessionID: sessionID))
+            case .up:
+                // The other side shows what the device sends (a device without a microphone: "microphone off").
+                await rooms[sessionID]?.connection?.socket.send(.media(audio: sendsAudio, video: true), to: peer)
+                await feed(.mediaUp(sessionID: sessionID))
             case .down: await feed(.mediaDown(sessionID: sessionID))
             case .failed(let reason): await feed(.mediaFailed(sessionID: sessionID, reason))
             }
@@ -387,6 +393,9 @@ public actor CallCoordinator {
             switch payload {
             case .offer, .answer, .candidate:
                 if let media = rooms[sessionID]?.deliver(payload, from: from) { await media.session.remote(payload) }
+            case .media(let audio, let video):
+                logger.info("the other side's microphone is \(audio ? "on" : "off"), its camera \(video ? "on" : "off")",
+                            metadata: ["session": "\(sessionID)", "peer": "\(from)"])
             default:
                 break
             }

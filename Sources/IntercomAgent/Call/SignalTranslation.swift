@@ -21,6 +21,7 @@ enum SignalTranslation {
             case .candidate: return []
             case .bye(let reason): return [.bye(from: from, reason: byeReason(reason))]
             case .door: return [.doorOpenRequest(from: from)]
+            case .media: return []  // shown and logged by the coordinator; no state change
             }
         case .refused(let code, let message):
             return [.sessionError("\(code.rawValue): \(message)")]

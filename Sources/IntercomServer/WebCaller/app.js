@@ -27,7 +27,7 @@ const el = {
   devicesEmpty: $('devices-empty'), devicesUpdated: $('devices-updated'),
   incomingPanel: $('incoming-panel'), incomingTitle: $('incoming-title'), accept: $('accept'), decline: $('decline'),
   callPanel: $('call-panel'), callTitle: $('call-title'), callStatus: $('call-status'),
-  remoteVideo: $('remote-video'), localVideo: $('local-video'), playAudio: $('play-audio'),
+  remoteVideo: $('remote-video'), remoteCameraOff: $('remote-camera-off'), remoteMedia: $('remote-media'), localVideo: $('local-video'), playAudio: $('play-audio'),
   mute: $('mute'), camera: $('camera'), door: $('door'), hangup: $('hangup'), dismiss: $('dismiss'),
   invite: $('invite'), invitePanel: $('invite-panel'), inviteLink: $('invite-link'), inviteCopy: $('invite-copy'),
   inviteHint: $('invite-hint'), signinPanel: $('signin-panel'),
@@ -473,7 +473,19 @@ const callUI = {
     setStatus(text);
     log(`notice: ${text}`);
   },
+  onRemoteMedia: (call, media) => showRemoteMedia(call.remote.title, media),
 };
+
+/** What the other party sends (its `media` signal): a "camera off" card instead of a frozen picture, and a
+ * line naming what is off. `media` null: nothing known yet (a new call). */
+function showRemoteMedia(name, media) {
+  const off = media ? [media.audio ? null : 'microphone', media.video ? null : 'camera'].filter(Boolean) : [];
+  el.remoteCameraOff.hidden = !media || media.video;
+  el.remoteMedia.hidden = off.length === 0;
+  el.remoteMedia.textContent = off.length ? `${name}'s ${off.join(' and ')} ${off.length > 1 ? 'are' : 'is'} off` : '';
+  document.body.dataset.remoteAudio = media ? String(media.audio) : '';
+  document.body.dataset.remoteVideo = media ? String(media.video) : '';
+}
 
 function placeCall(userID) {
   tones.unlock();
@@ -493,6 +505,7 @@ function showCall(call) {
   app.lastCall = call;
   el.remoteVideo.srcObject = null;
   el.localVideo.srcObject = null;
+  showRemoteMedia('', null);
   el.mute.textContent = 'Mute';
   el.mute.setAttribute('aria-pressed', 'false');
   el.camera.textContent = 'Camera off';

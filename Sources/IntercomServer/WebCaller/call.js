@@ -104,7 +104,8 @@ export class Call {
    * @param opts.direction 'outgoing' | 'incoming' | 'watch' (a view-only viewer of someone else's call)
    * @param opts.remote    {userID, title, capabilities}
    * @param opts.row       the ActiveSessions row (incoming calls)
-   * @param opts.ui        {onState(call, state, message), onLocalStream(stream), onRemoteStream(stream), onNotice(text)}
+   * @param opts.ui        {onState(call, state, message), onLocalStream(stream), onRemoteStream(stream), onNotice(text),
+   *                        onRemoteMedia(call, {audio, video})}
    * @param opts.log       (text) => void
    */
   constructor({ parse, me, direction, remote, row = null, ui, log }) {
@@ -313,11 +314,20 @@ export class Call {
   setMuted(muted) {
     this.muted = muted;
     this.localStream?.getAudioTracks().forEach((t) => { t.enabled = !muted; });
+    if (this.reachedInCall) this.sendMediaState();
   }
 
   setCameraOff(off) {
     this.cameraOff = off;
     this.localStream?.getVideoTracks().forEach((t) => { t.enabled = !off; });
+    if (this.reachedInCall) this.sendMediaState();
+  }
+
+  /** Tells the other party what this page sends now (`{"type":"media"}`, docs/backend.md): when the call is
+   * up and at every change of mute or camera, so its page shows it instead of a silent or frozen picture. */
+  sendMediaState() {
+    if (this.finished || this.direction === 'watch') return;
+    this.sendRemote({ type: 'media', audio: this.hasLocalAudio && !this.muted, video: this.hasLocalVideo && !this.cameraOff });
   }
 
   get hasLocalAudio() { return !!this.localStream && this.localStream.getAudioTracks().length > 0; }
@@ -431,6 +441,14 @@ export class Call {
       case 'door':
         this.log('door request ignored (a browser has no door)');
         break;
+      case 'media':
+        if (typeof data.audio !== 'boolean' || typeof data.video !== 'boolean') {
+          this.log('media state ignored: audio and video must be true or false');
+          break;
+        }
+        this.log(`the other side's microphone is ${data.audio ? 'on' : 'off'}, its camera ${data.video ? 'on' : 'off'}`);
+        this.ui.onRemoteMedia?.(this, { audio: data.audio, video: data.video });
+        break;
       default:
         this.log(`unknown signal ${data.type}`);
     }
@@ -491,6 +509,7 @@ export class Call {
         if (this.state !== 'in-call') {
           this.reachedInCall = true;
           this.setState('in-call', `In call with ${this.remote.title}`);
+          this.sendMediaState();
         }
         break;
       case 'disconnected':
