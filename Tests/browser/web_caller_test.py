@@ -334,6 +334,26 @@ def run(server_binary):
             checks.check(f"{label}, within 1 s", ok and took < 1.0,
                          f"after {took:.2f} s: {what} {remote(browser, what)!r}, {selector} "
                          f"{'shown' if browser.visible(selector) else 'hidden'} ({browser.text('#remote-media')!r})")
+        # ── talking indicator (issue #22): the received audio level, with hysteresis ──
+        def talking(browser):
+            return browser.js("return document.body.dataset.remoteTalking || '';")
+
+        started = time.monotonic()
+        on = wait_for(lambda: talking(alice) == "true", 5, 0.05)
+        checks.check("Bob's fake microphone plays → Alice's page shows him talking", on,
+                     f"after {time.monotonic() - started:.1f} s: remoteTalking {talking(alice)!r}, audio level "
+                     f"{(alice.stats() or {}).get('audioLevel')}")
+        bob.click("#mute")
+        started = time.monotonic()
+        off = wait_for(lambda: talking(alice) == "false", 5, 0.05)
+        took = time.monotonic() - started
+        time.sleep(2)
+        # Off takes the 800 ms hold plus the decay of Chromium's received level (1.7 s seen here).
+        checks.check("Bob mutes → Alice's talking indicator goes off within 3 s and stays off (silence)",
+                     off and took < 3 and talking(alice) == "false",
+                     f"off after {took:.1f} s, 2 s later {talking(alice)!r}, audio level {(alice.stats() or {}).get('audioLevel')}")
+        bob.click("#mute")
+
         # Busy: Carol calls Alice while Alice is in the call with Bob.
         carol.click("#refresh")
         wait_for(lambda: carol.exists(f'#devices button.call[data-user-id="{alice_id}"]'), 10)

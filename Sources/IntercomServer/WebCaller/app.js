@@ -27,7 +27,7 @@ const el = {
   devicesEmpty: $('devices-empty'), devicesUpdated: $('devices-updated'),
   incomingPanel: $('incoming-panel'), incomingTitle: $('incoming-title'), accept: $('accept'), decline: $('decline'),
   callPanel: $('call-panel'), callTitle: $('call-title'), callStatus: $('call-status'),
-  remoteVideo: $('remote-video'), remoteCameraOff: $('remote-camera-off'), remoteMedia: $('remote-media'), localVideo: $('local-video'), playAudio: $('play-audio'),
+  remoteVideo: $('remote-video'), remoteCameraOff: $('remote-camera-off'), remoteMedia: $('remote-media'), remoteTalking: $('remote-talking'), localVideo: $('local-video'), playAudio: $('play-audio'),
   mute: $('mute'), camera: $('camera'), door: $('door'), hangup: $('hangup'), dismiss: $('dismiss'),
   invite: $('invite'), invitePanel: $('invite-panel'), inviteLink: $('invite-link'), inviteCopy: $('invite-copy'),
   inviteHint: $('invite-hint'), signinPanel: $('signin-panel'),
@@ -474,7 +474,16 @@ const callUI = {
     log(`notice: ${text}`);
   },
   onRemoteMedia: (call, media) => showRemoteMedia(call.remote.title, media),
+  onRemoteTalking: (call, talking) => showRemoteTalking(call.remote.title, talking),
 };
+
+/** The other side is talking (its received audio level, with hysteresis): a ring around its picture and a
+ * line for screen readers. */
+function showRemoteTalking(name, talking) {
+  el.remoteVideo.closest('.videos').classList.toggle('talking', talking);
+  el.remoteTalking.textContent = talking ? `${name} is talking` : '';
+  document.body.dataset.remoteTalking = String(talking);
+}
 
 /** What the other party sends (its `media` signal): a "camera off" card instead of a frozen picture, and a
  * line naming what is off. `media` null: nothing known yet (a new call). */
@@ -506,6 +515,7 @@ function showCall(call) {
   el.remoteVideo.srcObject = null;
   el.localVideo.srcObject = null;
   showRemoteMedia('', null);
+  showRemoteTalking('', false);
   el.mute.textContent = 'Mute';
   el.mute.setAttribute('aria-pressed', 'false');
   el.camera.textContent = 'Camera off';

@@ -8,6 +8,11 @@ export const TERMINAL_STATES = new Set(['busy', 'declined', 'no-answer', 'ended'
 const DEFAULT_RING_MS = 60000;
 const CONNECT_TIMEOUT_MS = 30000;
 const DISCONNECTED_GRACE_MS = 15000;
+// The talking indicator (watchTalking): getStats every 250 ms; on at -26 dBFS, off 800 ms after it fell below -34.
+const TALK_POLL_MS = 250;
+const TALK_ON_LEVEL = 0.05;
+const TALK_OFF_LEVEL = 0.02;
+const TALK_HOLD_MS = 800;
 const WATCH_OFFER_TIMEOUT_MS = 20000; // a viewer waits this long for the device's offer
 
 /** `{signalURL, token, title}` ⇄ the base64url text after `#watch=` in an invitation link. */
@@ -323,6 +328,36 @@ export class Call {
     if (this.reachedInCall) this.sendMediaState();
   }
 
+  /** Whether the other side is talking, from the level of the audio this page receives (getStats
+   * `audioLevel`, 0–1), every TALK_POLL_MS with hysteresis: on above TALK_ON_LEVEL, off after TALK_HOLD_MS
+   * below TALK_OFF_LEVEL, so pauses between words do not make it flicker. */
+  watchTalking() {
+    if (this.finished || !this.pc || this.talkWatch) return;
+    this.talkWatch = { talking: false, quietSince: null };
+    const poll = async () => {
+      if (this.finished || !this.pc) return;
+      let level = 0;
+      try {
+        (await this.pc.getStats()).forEach((s) => {
+          if (s.type === 'inbound-rtp' && (s.kind || s.mediaType) === 'audio' && typeof s.audioLevel === 'number') {
+            level = Math.max(level, s.audioLevel);
+          }
+        });
+      } catch { /* closed meanwhile */ }
+      const watch = this.talkWatch;
+      const now = performance.now();
+      if (level >= TALK_ON_LEVEL) watch.quietSince = null;
+      else if (level < TALK_OFF_LEVEL && watch.quietSince === null) watch.quietSince = now;
+      const talking = level >= TALK_ON_LEVEL || (watch.talking && (watch.quietSince === null || now - watch.quietSince < TALK_HOLD_MS));
+      if (talking !== watch.talking) {
+        watch.talking = talking;
+        this.ui.onRemoteTalking?.(this, talking);
+      }
+      if (!this.finished) this.setTimer('talking', TALK_POLL_MS, poll);
+    };
+    this.setTimer('talking', TALK_POLL_MS, poll);
+  }
+
   /** Tells the other party what this page sends now (`{"type":"media"}`, docs/backend.md): when the call is
    * up and at every change of mute or camera, so its page shows it instead of a silent or frozen picture. */
   sendMediaState() {
@@ -510,6 +545,7 @@ export class Call {
           this.reachedInCall = true;
           this.setState('in-call', `In call with ${this.remote.title}`);
           this.sendMediaState();
+          this.watchTalking();
         }
         break;
       case 'disconnected':
