@@ -101,6 +101,9 @@ public struct AgentRuntime: Sendable {
             .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
+        if let sip = configuration.sip {
+            services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, logger: logger)))
+        }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))
