@@ -248,6 +248,7 @@ let package = Package(
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
                 "ControlsCore", "WebRTCCore", "WebRTC", "Media", "IntercomTestSupport", "ServerTestSupport", "MQTTCore",
+                "SIPTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

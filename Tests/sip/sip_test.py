@@ -7,7 +7,7 @@ a restarted kamailio has forgotten every binding); OPTIONS to the registrar itse
 agent's UDP keepalive). Two agents run against one intercom-server: "good" with the right password, "wrong"
 with another.
 
-Checks: (a) the good agent reaches `registered` on /health (`sip`, no `sip_unregistered` warning, the STATUS
+Checks: (a) the good agent (and a third one with `transport = "tcp"`) reaches `registered` on /health (`sip`, no `sip_unregistered` warning, the STATUS
 line says `SIP registered`, /metrics `intercom_sip_registered 1`) and kamailio's location table (`kamcmd
 ul.dump`) holds its AOR; (b) a SIPp OPTIONS to the agent's SIP port is answered 200; (c) the wrong password is
 `auth failed` on /health with `sip_unregistered`, `intercom_sip_registered 0` and one clear error line; (d)
@@ -95,7 +95,7 @@ request_route {{
             exit;
         }}
         if (!save("location")) {{ sl_reply_error(); }}
-        xlog("L_NOTICE", "REGISTER saved $tu contact $ct expires $hdr(Expires)\\n");
+        xlog("L_NOTICE", "REGISTER saved $tu contact $ct expires $hdr(Expires) over $pr\\n");
         exit;
     }}
     sl_send_reply("404", "Not here");
@@ -173,7 +173,7 @@ class Run(Checks):
         self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
         self.workdir = tempfile.mkdtemp(prefix="intercom-sip-")
 
-    def agent(self, label, base, password, sip_port, registrar_port):
+    def agent(self, label, base, password, sip_port, registrar_port, transport="udp"):
         metrics_port = free_port()
         password_file = os.path.join(self.workdir, f"{label}.password")
         with open(password_file, "w", encoding="utf-8") as f:
@@ -183,7 +183,7 @@ class Run(Checks):
             os.path.join(self.workdir, f"state-{label}"), metrics_port,
             extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate-{label}"\n'
                   f'password_file = "{password_file}"\nport = {sip_port}\nkeepalive = "{KEEPALIVE_SECONDS}s"\n'
-                  f'register_expiry = "120s"\ndisplay_name = "Gate {label}"\n')
+                  f'register_expiry = "120s"\ndisplay_name = "Gate {label}"\ntransport = "{transport}"\n')
         process = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, f"agent-{label}",
                                 env=agent_environment())
         return process, metrics_port
@@ -236,7 +236,8 @@ class Run(Checks):
         good_sip_port, wrong_sip_port = free_udp_port(), free_udp_port()
         good, good_metrics = self.agent("good", base, PASSWORD, good_sip_port, registrar_port)
         wrong, wrong_metrics = self.agent("wrong", base, "not-the-password", wrong_sip_port, registrar_port)
-        processes += [good, wrong]
+        tcp, tcp_metrics = self.agent("tcp", base, PASSWORD, free_udp_port(), registrar_port, transport="tcp")
+        processes += [good, wrong, tcp]
 
         # (a) registered
         report, took = self.wait_sip(good_metrics, "registered", 15)
@@ -278,6 +279,15 @@ class Run(Checks):
                    status == 200 and samples.get("intercom_sip_registered") == 0,
                    f"{samples.get('intercom_sip_registered') if status == 200 else status}")
         wrong.stop()
+
+        # (a) over TCP
+        report, took = self.wait_sip(tcp_metrics, "registered", 15)
+        saved = kamailio.process.find(r"REGISTER saved sip:gate-tcp@\S+ .* over (\w+)")
+        self.check("(a) transport = \"tcp\": registered on /health, and kamailio saved the binding from a TCP REGISTER",
+                   report and saved and saved.group(1) == "tcp",
+                   f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}"
+                   + ("" if report else " | " + " | ".join(tcp.tail(4))))
+        tcp.stop()
 
         # (d) kamailio killed and restarted
         kamailio.kill()
