@@ -73,13 +73,18 @@ extension SIPUserAgentLoop {
     }
 
     /// Logs each change once: a registrar that stays down is one warning, a wrong password one error, not one
-    /// per retry (the retries in between are `registering` at debug level).
+    /// per retry (the retries in between stay reported as that failure).
     func report(_ state: SIPRegistrationState) {
+        // A retry after a failure is not news: the board keeps the failure until the registrar answers.
+        if state == .registering, lastFailure != nil {
+            logger.debug("SIP retrying the registration")
+            return
+        }
         guard state != reported else { return }
         let previous = reported
         reported = state
         agent.onState(state)
-        if state == lastFailure || (state == .registering && lastFailure != nil) {
+        if state == lastFailure {
             logger.debug("SIP \(state)")
             return
         }

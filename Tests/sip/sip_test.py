@@ -9,7 +9,7 @@ with another.
 
 Checks: (a) the good agent (and a third one with `transport = "tcp"`) reaches `registered` on /health (`sip`, no `sip_unregistered` warning, the STATUS
 line says `SIP registered`, /metrics `intercom_sip_registered 1`) and kamailio's location table (`kamcmd
-ul.dump`) holds its AOR; (b) a SIPp OPTIONS to the agent's SIP port is answered 200; (c) the wrong password is
+ul.dump`) holds its AOR; (b) after 300 malformed datagrams a SIPp OPTIONS to the agent's SIP port is answered 200; (c) the wrong password is
 `auth failed` on /health with `sip_unregistered`, `intercom_sip_registered 0` and one clear error line; (d)
 kamailio killed (SIGKILL): the agent reports `unreachable` within its keepalive; kamailio restarted: the
 agent is `registered` again within RECOVERY_SECONDS and the new kamailio's table has the AOR; (e) SIGINT
@@ -255,6 +255,20 @@ class Run(Checks):
                    f"{aor} {'found' if aor in dump else 'missing'}; contact port {good_sip_port} "
                    f"{'found' if f':{good_sip_port}' in dump else 'missing'}")
 
+        # (b) garbage first: dropped or refused, never a crash
+        import socket
+        garbage = [b"\x00" * 100, b"\r\n\r\n", os.urandom(1400), b"OPTIONS sip:x SIP/2.0\r\n\r\n",
+                   b"OPTIONS sip:gate@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:9;branch=nocookie\r\n"
+                   b"From: <sip:a@b>;tag=1\r\nTo: <sip:gate@127.0.0.1>\r\nCall-ID: g\r\nCSeq: 1 OPTIONS\r\n"
+                   b"Content-Length: 10\r\n\r\n",
+                   b"INVITE sip:gate@127.0.0.1 SIP/2.0\r\nContent-Length: 99999999999999999999\r\n\r\n"]
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+            for _ in range(50):
+                for datagram in garbage:
+                    sender.sendto(datagram, ("127.0.0.1", good_sip_port))
+        time.sleep(0.5)
+        alive = good.process.poll() is None
+
         # (b) SIPp OPTIONS
         scenario = os.path.join(self.workdir, "options.xml")
         with open(scenario, "w", encoding="utf-8") as f:
@@ -263,8 +277,9 @@ class Run(Checks):
                                "-p", str(free_udp_port()), "-timeout", "10s", "-timeout_error", "-nostdin",
                                "-trace_err", "-error_file", os.path.join(self.workdir, "sipp-errors.log")],
                               capture_output=True, text=True, timeout=20, cwd=self.workdir)
-        self.check("(b) a SIPp OPTIONS to the agent's SIP port is answered 200", sipp.returncode == 0,
-                   f"sipp exit {sipp.returncode}" + ("" if sipp.returncode == 0 else ": " + (sipp.stderr or sipp.stdout)[-300:]))
+        self.check("(b) after 300 malformed datagrams the agent still runs and a SIPp OPTIONS to its SIP port is answered 200",
+                   alive and sipp.returncode == 0,
+                   f"agent {'running' if alive else 'exited'}; sipp exit {sipp.returncode}" + ("" if sipp.returncode == 0 else ": " + (sipp.stderr or sipp.stdout)[-300:]))
 
         # (c) the wrong password
         report, took = self.wait_sip(wrong_metrics, "auth failed", 15)
