@@ -19,7 +19,7 @@ extension SIPUserAgentLoop {
                 credentials: settings.password.map { DigestCredentials(username: settings.authUser, password: $0) },
                 requestedExpires: UInt32(clamping: settings.registerExpiry.components.seconds),
                 transport: settings.transport.rawValue, localHost: local.uriHost, localPort: port,
-                callID: token(24) + "@" + local.uriHost, fromTag: token(10))
+                callID: token(24) + "@" + local.uriHost, fromTag: token(10), displayName: settings.displayName)
             registration = RegistrationClient(config: config)
             logger.info("SIP registering", metadata: [
                 "aor": "\(config.addressOfRecord)", "registrar": "\(address)", "transport": "\(settings.transport.rawValue)",

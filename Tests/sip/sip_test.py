@@ -12,7 +12,8 @@ line says `SIP registered`, /metrics `intercom_sip_registered 1`) and kamailio's
 ul.dump`) holds its AOR; (b) after 300 malformed datagrams a SIPp OPTIONS to the agent's SIP port is answered 200; (c) the wrong password is
 `auth failed` on /health with `sip_unregistered`, `intercom_sip_registered 0` and one clear error line; (d)
 kamailio killed (SIGKILL): the agent reports `unreachable` within its keepalive; kamailio restarted: the
-agent is `registered` again within RECOVERY_SECONDS and the new kamailio's table has the AOR; (e) SIGINT
+agent is `registered` again within RECOVERY_SECONDS and the new kamailio's table has the AOR (the TCP agent, whose
+connection the kill closed, too); (e) SIGINT
 unregisters (Expires: 0: the AOR leaves the table) and the agent exits 0.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
@@ -302,7 +303,6 @@ class Run(Checks):
                    report and saved and saved.group(1) == "tcp",
                    f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}"
                    + ("" if report else " | " + " | ".join(tcp.tail(4))))
-        tcp.stop()
 
         # (d) kamailio killed and restarted
         kamailio.kill()
@@ -317,6 +317,14 @@ class Run(Checks):
                    restarted and report and aor in dump,
                    f"{took:.1f} s after the restart; AOR {'found' if aor in dump else 'missing'}"
                    + ("" if report else " | " + " | ".join(good.tail(5))))
+
+        report, took = self.wait_sip(tcp_metrics, "registered", RECOVERY_SECONDS)
+        dump = kamailio.dump() or ""
+        self.check(f"(d) the TCP agent (its connection closed by the kill) registers again within {RECOVERY_SECONDS} s",
+                   report and "sip:gate-tcp@127.0.0.1" in dump,
+                   f"{took:.1f} s later; AOR {'found' if 'sip:gate-tcp@127.0.0.1' in dump else 'missing'}"
+                   + ("" if report else " | " + " | ".join(tcp.tail(4))))
+        tcp.stop()
 
         # (e) clean stop unregisters
         result = good.stop()
