@@ -39,6 +39,14 @@ final class SIPDatagramSocket {
             close(fd)
             throw .system(SystemCallError(call: "bind", errno: code, path: "udp port \(port)"))
         }
+        // ICMP errors (port unreachable) queue on the error queue instead of vanishing (ip(7) IP_RECVERR), so a
+        // registrar that is not listening is known at once instead of after timer F (RFC 3261 §18.4).
+        var on: Int32 = 1
+        if family == AF_INET6 {
+            _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size))
+        } else {
+            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_RECVERR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         descriptor = fd
         do throws(SIPTransportError) {
             local = try SIPSocketAddress.boundAddress(of: fd)
@@ -77,6 +85,31 @@ final class SIPDatagramSocket {
         // ECONNREFUSED: an ICMP error for an earlier datagram; nothing to read, the transaction timers decide.
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR || code == ECONNREFUSED { return nil }
         throw .system(SystemCallError(call: "recvfrom", errno: code))
+    }
+
+    /// The destination of one datagram an ICMP error came back for (port or host unreachable), taken from the
+    /// error queue; nil when the queue is empty.
+    func takeUnreachableDestination() -> SIPSocketAddress? {
+        var storage = sockaddr_storage()
+        var scratch = [UInt8](repeating: 0, count: 512)
+        var control = [UInt8](repeating: 0, count: 512)
+        let count = scratch.withUnsafeMutableBytes { payload in
+            control.withUnsafeMutableBytes { controlBytes in
+                withUnsafeMutablePointer(to: &storage) { name in
+                    var vector = iovec(iov_base: payload.baseAddress, iov_len: payload.count)
+                    return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                        var message = msghdr(
+                            msg_name: UnsafeMutableRawPointer(name), msg_namelen: socklen_t(MemoryLayout<sockaddr_storage>.size),
+                            msg_iov: vectorPointer, msg_iovlen: 1, msg_control: controlBytes.baseAddress,
+                            msg_controllen: controlBytes.count, msg_flags: 0)
+                        let received = recvmsg(descriptor, &message, Int32(MSG_ERRQUEUE) | Int32(MSG_DONTWAIT))
+                        return received < 0 ? -1 : Int(message.msg_namelen)
+                    }
+                }
+            }
+        }
+        guard count > 0 else { return nil }
+        return SIPSocketAddress(storage: storage, length: socklen_t(count))
     }
 
     deinit { close(descriptor) }

@@ -28,6 +28,9 @@ public struct SIPSocketAddress: Sendable, CustomStringConvertible {
 
     public var family: Int32 { Int32(storage.ss_family) }
 
+    /// Same numeric host and port (what an ICMP error names against what we sent to).
+    public func sameEndpoint(as other: SIPSocketAddress) -> Bool { host == other.host && port == other.port }
+
     /// The host as Via and URIs write it: IPv6 in brackets.
     public var uriHost: String { family == AF_INET6 ? "[\(host)]" : host }
 

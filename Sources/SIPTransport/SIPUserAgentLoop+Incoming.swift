@@ -5,6 +5,12 @@ import SIPCore
 /// Calls come later (issue #18 item 4): an INVITE is refused with 480 for now; OPTIONS gets 200.
 extension SIPUserAgentLoop {
     func readDatagrams(_ socket: SIPDatagramSocket) {
+        // ICMP unreachable for the registrar: its transactions fail now, not at timer F (RFC 3261 §18.4, §17.1.4).
+        while let unreachable = socket.takeUnreachableDestination() {
+            guard let registrar, unreachable.sameEndpoint(as: registrar) else { continue }
+            logger.debug("SIP: ICMP unreachable from the registrar", metadata: ["registrar": "\(registrar)"])
+            for key in clients.keys { clientEvent(key, .transportError) }
+        }
         // A bounded batch per wake-up: a flood cannot starve the timers.
         for _ in 0..<64 {
             let received: ([UInt8], SIPSocketAddress)?

@@ -121,7 +121,7 @@ extension SIPUserAgentLoop {
         case .rejected(let status, let reason): .refused("\(status) \(reason)")
         case .intervalTooBrief: .refused("423 Interval Too Brief")
         case .timedOut: .unreachable("no answer")
-        case .transportFailed: .unreachable("transport failed")
+        case .transportFailed: .unreachable("transport failed (port unreachable or connection refused)")
         }
     }
 }

@@ -14,7 +14,8 @@ ul.dump`) holds its AOR; (b) after 300 malformed datagrams a SIPp OPTIONS to the
 kamailio killed (SIGKILL): the agent reports `unreachable` within its keepalive; kamailio restarted: the
 agent is `registered` again within RECOVERY_SECONDS and the new kamailio's table has the AOR (the TCP agent, whose
 connection the kill closed, too); (e) SIGINT
-unregisters (Expires: 0: the AOR leaves the table) and the agent exits 0.
+unregisters (Expires: 0: the AOR leaves the table) and the agent exits 0; (f) an agent whose registrar port
+has no listener is `unreachable` within 10 s (ICMP port unreachable) and does not spin while it retries.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: sip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
@@ -163,6 +164,13 @@ class Kamailio:
         return result.stdout if result.returncode == 0 else None
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process (and its threads), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def health(port):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as response:
         return json.loads(response.read())
@@ -238,7 +246,8 @@ class Run(Checks):
         good, good_metrics = self.agent("good", base, PASSWORD, good_sip_port, registrar_port)
         wrong, wrong_metrics = self.agent("wrong", base, "not-the-password", wrong_sip_port, registrar_port)
         tcp, tcp_metrics = self.agent("tcp", base, PASSWORD, free_udp_port(), registrar_port, transport="tcp")
-        processes += [good, wrong, tcp]
+        down, down_metrics = self.agent("down", base, PASSWORD, free_udp_port(), free_udp_port())
+        processes += [good, wrong, tcp, down]
 
         # (a) registered
         report, took = self.wait_sip(good_metrics, "registered", 15)
@@ -303,6 +312,17 @@ class Run(Checks):
                    report and saved and saved.group(1) == "tcp",
                    f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}"
                    + ("" if report else " | " + " | ".join(tcp.tail(4))))
+
+        # (f) no registrar listening at all
+        report, took = self.wait_sip(down_metrics, "unreachable", 10)
+        before = cpu_seconds(down.pid)
+        time.sleep(3)
+        spent = cpu_seconds(down.pid) - before
+        self.check("(f) a registrar port nobody listens on is 'unreachable' within 10 s (ICMP), retried without spinning",
+                   report and spent < 0.5 and down.process.poll() is None,
+                   f"{took:.1f} s; {spent:.2f} s CPU in the next 3 s; "
+                   + (json.dumps(report.get("sipDetail")) if report else json.dumps(self.sip_state(down_metrics))))
+        down.stop()
 
         # (d) kamailio killed and restarted
         kamailio.kill()
