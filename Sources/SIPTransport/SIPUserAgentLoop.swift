@@ -90,15 +90,25 @@ final class SIPUserAgentLoop {
         }
     }
 
+    /// The configured port, or any free one when it is taken (another SIP stack on the device): the Contact
+    /// carries the port actually bound, so registration works either way.
     private func openSocket() {
+        let family = settings.registrarHost.hasPrefix("[") ? AF_INET6 : AF_INET
         do throws(SIPTransportError) {
-            let family = settings.registrarHost.hasPrefix("[") ? AF_INET6 : AF_INET
-            let socket = try SIPDatagramSocket(family: family, port: settings.localPort)
+            let socket: SIPDatagramSocket
+            do throws(SIPTransportError) {
+                socket = try SIPDatagramSocket(family: family, port: settings.localPort)
+            } catch {
+                guard settings.localPort != 0 else { throw error }
+                socket = try SIPDatagramSocket(family: family, port: 0)
+                logger.error("SIP: cannot bind the configured UDP port; using another one (set sip.port)",
+                             metadata: ["error": "\(error)", "port": "\(socket.local.port)"])
+            }
             udp = socket
             agent.bound(port: Int(socket.local.port))
             logger.info("SIP listening", metadata: ["udp": "\(socket.local.port)"])
         } catch {
-            logger.error("SIP: cannot open the UDP socket; registering without it", metadata: ["error": "\(error)"])
+            logger.error("SIP: cannot open a UDP socket; registration over UDP fails until restart", metadata: ["error": "\(error)"])
         }
     }
 

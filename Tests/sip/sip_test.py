@@ -245,9 +245,8 @@ class Run(Checks):
         good_sip_port, wrong_sip_port = free_udp_port(), free_udp_port()
         good, good_metrics = self.agent("good", base, PASSWORD, good_sip_port, registrar_port)
         wrong, wrong_metrics = self.agent("wrong", base, "not-the-password", wrong_sip_port, registrar_port)
-        tcp, tcp_metrics = self.agent("tcp", base, PASSWORD, free_udp_port(), registrar_port, transport="tcp")
         down, down_metrics = self.agent("down", base, PASSWORD, free_udp_port(), free_udp_port())
-        processes += [good, wrong, tcp, down]
+        processes += [good, wrong, down]
 
         # (a) registered
         report, took = self.wait_sip(good_metrics, "registered", 15)
@@ -264,6 +263,10 @@ class Run(Checks):
                    aor in dump and f":{good_sip_port}" in dump,
                    f"{aor} {'found' if aor in dump else 'missing'}; contact port {good_sip_port} "
                    f"{'found' if f':{good_sip_port}' in dump else 'missing'}")
+
+        # The TCP agent is given the good agent's SIP port (bound by now): taken, so it must fall back to another one.
+        tcp, tcp_metrics = self.agent("tcp", base, PASSWORD, good_sip_port, registrar_port, transport="tcp")
+        processes.append(tcp)
 
         # (b) garbage first: dropped or refused, never a crash
         import socket
@@ -308,9 +311,12 @@ class Run(Checks):
         # (a) over TCP
         report, took = self.wait_sip(tcp_metrics, "registered", 15)
         saved = kamailio.process.find(r"REGISTER saved sip:gate-tcp@\S+ .* over (\w+)")
-        self.check("(a) transport = \"tcp\": registered on /health, and kamailio saved the binding from a TCP REGISTER",
-                   report and saved and saved.group(1) == "tcp",
-                   f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}"
+        fallback = tcp.find(r"SIP: cannot bind the configured UDP port; using another one.*")
+        self.check("(a) transport = \"tcp\" with a taken sip.port: registered on /health from another port (logged), "
+                   "kamailio saved the binding from a TCP REGISTER",
+                   report and saved and saved.group(1) == "tcp" and fallback and f":{good_sip_port}>" not in saved.group(0),
+                   f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}; "
+                   f"{fallback.group(0)[:200] if fallback else 'no fallback line'}"
                    + ("" if report else " | " + " | ".join(tcp.tail(4))))
 
         # (f) no registrar listening at all
