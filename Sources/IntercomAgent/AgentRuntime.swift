@@ -12,8 +12,8 @@ import GPIO
 ///
 /// The services: systemd notify, media (camera, encoders, speaker), presence (`ActiveUsers` row with
 /// heartbeat, deleted on stop), call intake (LiveQuery plus polling, exactly once per row), the call
-/// (state machine, signaling rooms, WebRTC media from the shared encoders), the metrics port (`/metrics`,
-/// `/health`), and the buttons, LEDs and door relay when `[gpio]` is configured.
+/// (state machine, signaling rooms, WebRTC media from the shared encoders), WHEP players when `[whep]` is
+/// configured, the metrics port (`/metrics`, `/health`), and the buttons, LEDs and door relay when `[gpio]` is configured.
 public struct AgentRuntime: Sendable {
     public var configuration: IntercomConfiguration
     public var environment: [String: String]
@@ -84,8 +84,10 @@ public struct AgentRuntime: Sendable {
         let visits = VisitorLog(session: session, frames: { await media.snapshotFrame(timeout: $0) },
                                 settings: configuration.visits, metrics: metrics, logger: logger,
                                 onJPEG: onJPEG)
+        // One media factory for the calls' peers and the WHEP players: the same sessions on the same encoder.
+        let mediaFactory = WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger)
         let coordinator = CallCoordinator(
-            policy: policy, session: session, mediaFactory: WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger),
+            policy: policy, session: session, mediaFactory: mediaFactory,
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
             allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
@@ -101,6 +103,17 @@ public struct AgentRuntime: Sendable {
             .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
+        // `[whep]`: view-only players (go2rtc, Home Assistant) on their own port, counted against call.max_viewers;
+        // media runs while one holds a slot (docs/whep.md).
+        if let whep = configuration.whep {
+            let viewers = WHEPViewers(limit: configuration.call.maxViewers, factory: CallMediaWHEPPlayerFactory(media: mediaFactory),
+                                      logger: logger) { [media, metrics] count in
+                metrics.whepViewers(count)
+                media.setDemand("whep", wanted: count > 0)
+            }
+            let endpoint = WHEPEndpoint(token: try WHEPToken.load(path: whep.tokenFile), viewers: viewers)
+            services.append(.init(service: WHEPService(settings: whep, endpoint: endpoint, logger: logger)))
+        }
         if let sip = configuration.sip {
             services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, logger: logger)))
         }

@@ -14,11 +14,13 @@ public struct IntercomConfiguration: Sendable, Equatable {
     public var visits: VisitSettings
     /// `[mqtt]`: nil without the table.
     public var mqtt: MQTTSettings?
+    /// `[whep]`: nil (disabled) without the table.
+    public var whep: WHEPSettings?
     /// `[sip]`: nil without the table.
     public var sip: SIPSettings?
 
     /// The top-level tables, for unknown-key suggestions and documentation.
-    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits", "mqtt", "sip"]
+    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits", "mqtt", "whep", "sip"]
 
     init(_ root: ConfigReader, secrets: SecretResolver, environment: [String: String]) {
         let identityReader = root.table("identity")
@@ -41,6 +43,7 @@ public struct IntercomConfiguration: Sendable, Equatable {
         state = StateSettings(root.table("state"), environment: environment)
         visits = VisitSettings(root.table("visits"))
         mqtt = MQTTSettings(root.table("mqtt"), secrets: secrets)
+        whep = WHEPSettings(root.table("whep"), secrets: secrets)
         sip = SIPSettings(root.table("sip"), secrets: secrets)
         root.rejectUnknownKeys()
     }

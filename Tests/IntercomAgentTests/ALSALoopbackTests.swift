@@ -92,6 +92,43 @@ struct ALSALoopbackTests {
         }
     }
 
+    /// Records from a loopback device on its own thread. Tests open it before the playing end: snd-aloop refuses
+    /// hw_params on one end of the cable (EINVAL) while the other end is half way through its own, and the
+    /// player then never played a frame (seen in CI).
+    final class LoopbackRecorder: Sendable {
+        private let opened = OpenedFlag()
+        private let stopped = OpenedFlag()
+        private let recording: Task<[Int16], any Error>
+
+        /// Records until `finish()`, at most `seconds`.
+        init(from device: String, atMost seconds: Int) {
+            recording = Task { [opened, stopped] in
+                try await ALSALoopbackTests.onThread { () throws -> [Int16] in
+                    let microphone = try ALSALoopbackTests.opening(.capture, device)
+                    opened.set()
+                    var recorded: [Int16] = []
+                    while !stopped.isSet && recorded.count < 48_000 * seconds { recorded += try microphone.read(frames: 960) }
+                    return recorded
+                }
+            }
+        }
+
+        /// Waits (up to 5 s) until the device is open and configured.
+        func open() async throws {
+            for _ in 0..<250 where !opened.isSet { try await Task.sleep(for: .milliseconds(20)) }
+            try #require(opened.isSet, "the recorder's end of the loopback did not open within 5 s")
+        }
+
+        /// What was recorded, once `seconds` are full.
+        var full: [Int16] { get async throws { try await recording.value } }
+
+        /// Stops recording and returns what was recorded.
+        func finish() async throws -> [Int16] {
+            stopped.set()
+            return try await recording.value
+        }
+    }
+
     /// The loudest half second of `pcm` (48 kHz mono).
     static func loudest(_ pcm: [Int16], window: Int = 24_000) -> [Int16] {
         stride(from: 0, through: max(0, pcm.count - window), by: 4800)
@@ -130,22 +167,9 @@ struct ALSALoopbackTests {
     @Test("the caller's voice given to the speaker comes out of the loopback at 700 Hz, in real time")
     func speaker() async throws {
         try Self.requireLoopbackCard()
-        // As in the underrun test, the recorder's end is configured before the speaker's opens (snd-aloop
-        // refuses hw_params on one end while the other is half way through its own: the speaker then never
-        // played a frame, seen in CI). It records until the tone has been sent, at most 10 s.
-        let recorderOpen = OpenedFlag()
-        let toneSent = OpenedFlag()
-        let recorder = Task {
-            try await Self.onThread { () throws -> [Int16] in
-                let microphone = try Self.opening(.capture, "plughw:Loopback,1,1")
-                recorderOpen.set()
-                var recorded: [Int16] = []
-                while !toneSent.isSet && recorded.count < 48_000 * 10 { recorded += try microphone.read(frames: 960) }
-                return recorded
-            }
-        }
-        for _ in 0..<250 where !recorderOpen.isSet { try await Task.sleep(for: .milliseconds(20)) }
-        try #require(recorderOpen.isSet, "the recorder's end of the loopback did not open within 5 s")
+        // It records until the tone has been sent, at most 10 s.
+        let recorder = LoopbackRecorder(from: "plughw:Loopback,1,1", atMost: 10)
+        try await recorder.open()
         let speaker = SpeakerPlayout(sink: .alsa(device: "plughw:Loopback,0,1"), logger: Self.logger)
         let claim = try #require(speaker.claim())
         // The speaker plays silence from the moment its device is open; the caller's voice starts after that.
@@ -156,8 +180,7 @@ struct ALSALoopbackTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(300))
-        toneSent.set()
-        let recorded = try await recorder.value
+        let recorded = try await recorder.finish()
         speaker.release(claim)
         #expect(framesBeforeTone > 0, "the speaker wrote nothing within 5 s of its claim (device not opened?)")
         #expect(speaker.framesPlayed - framesBeforeTone >= 50, "\(speaker.framesPlayed - framesBeforeTone) frames written while the tone came")
@@ -191,17 +214,8 @@ struct ALSALoopbackTests {
     @Test("a playback underrun (the writer stalls) is recovered, counted, and what follows is heard")
     func playbackUnderrun() async throws {
         try Self.requireLoopbackCard()
-        // The recorder's end is configured before the speaker's opens: snd-aloop refuses hw_params on one end
-        // (EINVAL) while the other end of the cable is half way through its own (seen in CI).
-        let recorderOpen = OpenedFlag()
-        let recorder = Task {
-            try await Self.onThread { () throws -> [Int16] in
-                let microphone = try Self.opening(.capture, "plughw:Loopback,1,1")
-                recorderOpen.set()
-                return try microphone.read(frames: 48_000 * 2)
-            }
-        }
-        for _ in 0..<100 where !recorderOpen.isSet { try await Task.sleep(for: .milliseconds(20)) }
+        let recorder = LoopbackRecorder(from: "plughw:Loopback,1,1", atMost: 2)
+        try await recorder.open()
         let xruns = try await Self.onThread { () throws -> Int in
             let speaker = try Self.opening(.playback, "plughw:Loopback,0,1")
             var tone = ToneGenerator(frequency: 800, amplitude: 0.4)
@@ -210,7 +224,7 @@ struct ALSALoopbackTests {
             for _ in 0..<40 { try speaker.write(tone.next(frames: 960)) }
             return speaker.xrunCount
         }
-        let recorded = try await recorder.value
+        let recorded = try await recorder.full
         #expect(xruns >= 1, "no underrun counted")
         let frequency = PCMAnalysis.dominantFrequency(Self.loudest(recorded), sampleRate: 48_000, range: 200...2000, step: 10)
         #expect(frequency.map { abs($0 - 800) <= 20 } == true, "dominant \(frequency ?? 0) Hz after recovery")

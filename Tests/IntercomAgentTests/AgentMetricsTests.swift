@@ -81,6 +81,20 @@ struct AgentMetricsTests {
         }
     }
 
+    @Test("intercom_whep_viewers is 0 from the start and follows the WHEP players")
+    func whepViewers() {
+        let metrics = AgentMetrics()
+        let status = AgentStatusSnapshot(registered: true, liveQueryUp: true, callsReceived: 0, callState: "idle", line: "idle")
+        func gauge() -> Double? {
+            String(decoding: metrics.exposition(status: status, temperatureCelsius: nil), as: UTF8.self)
+                .split(separator: "\n").first { $0.hasPrefix("intercom_whep_viewers ") }
+                .flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        #expect(gauge() == 0)
+        metrics.whepViewers(2)
+        #expect(gauge() == 2)
+    }
+
     @Test("/health is 503 offline until the agent is registered, then 200 ok with the status line")
     func health() async throws {
         let status = AgentStatusBoard(title: "Gate 3")

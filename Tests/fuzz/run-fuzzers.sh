@@ -7,6 +7,7 @@
 # Env:   FUZZ_SECONDS      budget per target in seconds (default 15)
 #        FUZZ_ARTIFACTS    where failing inputs are kept (default FuzzTesting/.build/fuzz-artifacts)
 #        FUZZ_SKIP_BUILD=1 reuse the binaries of an earlier build
+#        FUZZ_JOBS         targets fuzzed at once (default: the number of cores)
 # The repo is never written to outside FuzzTesting/.build: each run fuzzes a temporary copy of the seeds.
 set -euo pipefail
 
@@ -174,6 +175,43 @@ cleanup() {
     for dir in "${WORK_DIRS[@]}"; do rm -rf "$dir"; done
 }
 
+# Runs fuzz_target for each target, FUZZ_JOBS at a time (default: one per core); a line when each starts,
+# then every report whole, in the targets' order.
+run_targets() {
+    local jobs="${FUZZ_JOBS:-$(nproc)}" out target i
+    local targets=("$@")
+    [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "FUZZ_JOBS must be a positive whole number, got '$jobs'"
+    out="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-reports.XXXXXX")"
+    WORK_DIRS+=("$out")
+    echo "== fuzzing ${#targets[@]} target(s), $jobs at a time"
+    for i in "${!targets[@]}"; do
+        target="${targets[$i]}"
+        while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+        echo "   started $target ($((SECONDS - started))s)"
+        # A subshell per target: its RESULTS, FAILED and work directories are its own (and the EXIT trap is
+        # reset there, so it cleans up itself).
+        (
+            RESULTS=()
+            FAILED=0
+            WORK_DIRS=()
+            fuzz_target "$target" >"$out/$i.log" 2>&1 || FAILED=1
+            printf '%s\n' "${RESULTS[@]}" >"$out/$i.result"
+            echo "$FAILED" >"$out/$i.failed"
+            cleanup
+        ) &
+    done
+    wait
+    for i in "${!targets[@]}"; do
+        cat "$out/$i.log"
+        if [[ -s "$out/$i.result" ]]; then
+            RESULTS+=("$(cat "$out/$i.result")")
+        else
+            RESULTS+=("$(printf '%-11s FAIL  no result (the run stopped early; its report is above)' "${targets[$i]}")")
+        fi
+        [[ "$(cat "$out/$i.failed" 2>/dev/null)" == 0 ]] || FAILED=1
+    done
+}
+
 main() {
     local targets=("$@") target started
     ((${#targets[@]} > 0)) || targets=("${ALL_TARGETS[@]}")
@@ -187,7 +225,7 @@ main() {
     check_toolchain
     if [[ "${FUZZ_SKIP_BUILD:-0}" == 1 ]]; then echo "== build skipped (FUZZ_SKIP_BUILD=1)"; else build; fi
     started=$SECONDS
-    for target in "${targets[@]}"; do fuzz_target "$target"; done
+    run_targets "${targets[@]}"
 
     echo
     echo "== summary (build ${BUILD_TIME}s, fuzzing $((SECONDS - started))s, ${SECONDS_PER_TARGET}s per target)"

@@ -105,9 +105,15 @@ final class WebRTCCallMedia: CallMediaSession {
         configuration.useICEServers(iceServers.map { ($0.urls, $0.username, $0.credential) })
         // A party: send the camera and take the peer's video too (another intercom, or a browser with a
         // camera, shows itself; one without simply sends none). A view-only watcher gets the camera and
-        // nothing else: no audio either way, nothing of its own to decode.
-        configuration.capabilities.videoDirection = plan.audio ? .sendrecv : .sendonly
-        if !plan.audio { configuration.capabilities.audioDirection = .inactive }
+        // nothing else: no audio either way, nothing of its own to decode. A player (WHEP, `sendOnly`) gets the
+        // camera and the microphone, and nothing it might send is taken.
+        if plan.sendOnly {
+            configuration.capabilities.videoDirection = .sendonly
+            configuration.capabilities.audioDirection = plan.audio ? .sendonly : .inactive
+        } else {
+            configuration.capabilities.videoDirection = plan.audio ? .sendrecv : .sendonly
+            if !plan.audio { configuration.capabilities.audioDirection = .inactive }
+        }
         let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
         let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
         connection.withLock { $0 = peer }
@@ -260,7 +266,7 @@ final class WebRTCCallMedia: CallMediaSession {
         let meter = callerAudio
         let speaker = pipeline.speaker
         let decodesAudio = decodesPeerAudio
-        let claim = plan.audio ? speaker.claim(meter: decodesAudio ? nil : meter) : nil
+        let claim = plan.audio && !plan.sendOnly ? speaker.claim(meter: decodesAudio ? nil : meter) : nil
         speakerClaim.withLock { $0 = claim }
         let peerVideo = self.peerVideo
         running.append(Task {

@@ -19,6 +19,7 @@ public final class AgentMetrics: Sendable {
     private let bytesSent: Counter
     private let framesDropped: Counter
     private let activeCalls: Meter
+    private let whepViewerCount: Meter
 
     public init() {
         registry = PrometheusCollectorRegistry()
@@ -36,6 +37,8 @@ public final class AgentMetrics: Sendable {
         bytesSent = Counter(label: "intercom_media_sent_bytes_total", factory: factory)
         framesDropped = Counter(label: "intercom_video_frames_dropped_total", factory: factory)
         activeCalls = Meter(label: "intercom_media_peers", factory: factory)
+        whepViewerCount = Meter(label: "intercom_whep_viewers", factory: factory)
+        whepViewerCount.set(0)
         // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
         for direction in ["capture", "playback"] { audioXruns(0, direction: direction) }
         for label in ["intercom_camera_losses_total", "intercom_camera_recoveries_total",
@@ -74,6 +77,9 @@ public final class AgentMetrics: Sendable {
         self.bytesSent.increment(by: Int64(clamping: bytesSent))
         self.framesDropped.increment(by: Int64(clamping: framesDropped))
     }
+
+    /// WHEP players holding a slot now (docs/whep.md), negotiating ones included.
+    public func whepViewers(_ count: Int) { whepViewerCount.set(count) }
 
     /// The camera went away (unplug, USB reset, a stream that stopped) and came back.
     public func cameraLost() { Counter(label: "intercom_camera_losses_total", factory: factory).increment() }

@@ -1,4 +1,5 @@
 import Foundation
+import IntercomPlatform
 import Logging
 import ParseWire
 

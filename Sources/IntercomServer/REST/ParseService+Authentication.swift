@@ -1,3 +1,5 @@
+import IntercomPlatform
+
 extension ParseService {
     /// Resolves who `request` runs as (parse-wire.md §1).
     func authenticate(_ request: ParseRequest) async throws -> RequestAuth {

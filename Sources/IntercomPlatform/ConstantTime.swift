@@ -1,6 +1,7 @@
-/// Comparisons of secrets whose time does not depend on where they differ.
-enum ConstantTime {
-    static func equal(_ a: String, _ b: String) -> Bool {
+/// Comparisons of secrets whose time does not depend on where they differ (the server's keys, the agent's
+/// WHEP bearer token).
+public enum ConstantTime {
+    public static func equal(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
         var difference: UInt8 = x.count == y.count ? 0 : 1
