@@ -117,6 +117,12 @@ let package = Package(
         ),
         // SIP messages, digest auth, transactions, dialogs, registration (RFC 3261, RFC 7616): sans-IO.
         .target(name: "SIPCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // SIP's IO edge: UDP and TCP sockets on the "sip" thread driving SIPCore's transactions and registration
+        // with a real clock, NAT keepalives, OPTIONS answered.
+        .target(
+            name: "SIPTransport",
+            dependencies: ["SIPCore", "IntercomPlatform", .product(name: "Logging", package: "swift-log")]
+        ),
         // MQTT 3.1.1 packets, stream framer and client session (OASIS MQTT 3.1.1 §2–3): sans-IO.
         .target(name: "MQTTCore", dependencies: ["ParseWire"]),
         // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
@@ -128,7 +134,7 @@ let package = Package(
             name: "IntercomAgent",
             dependencies: [
                 "IntercomConfig", "IntercomPlatform", "CallCore", "ParseWire", "ParseClient", "Media", "WebRTC", "WebRTCCore", "GPIO",
-                "ControlsCore", "MQTTCore",
+                "ControlsCore", "MQTTCore", "SIPTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -214,6 +220,10 @@ let package = Package(
         .testTarget(name: "WebRTCCoreTests", dependencies: ["WebRTCCore", "IntercomTestSupport"]),
         .testTarget(name: "ParseWireTests", dependencies: ["ParseWire"]),
         .testTarget(name: "SIPCoreTests", dependencies: ["SIPCore"]),
+        .testTarget(
+            name: "SIPTransportTests",
+            dependencies: ["SIPTransport", "SIPCore", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "MQTTCoreTests", dependencies: ["MQTTCore", "ParseWire"]),
         // A real intercom-server on loopback for the tests that talk to it over sockets (RunningServer).
         .target(
@@ -238,6 +248,7 @@ let package = Package(
             dependencies: [
                 "IntercomAgent", "IntercomConfig", "IntercomPlatform", "ParseClient", "ParseWire", "CallCore", "GPIO",
                 "ControlsCore", "WebRTCCore", "WebRTC", "Media", "IntercomTestSupport", "ServerTestSupport", "MQTTCore",
+                "SIPTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

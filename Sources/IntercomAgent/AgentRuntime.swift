@@ -115,6 +115,9 @@ public struct AgentRuntime: Sendable {
             let endpoint = WHEPEndpoint(token: try WHEPToken.load(path: whep.tokenFile), viewers: viewers)
             services.append(.init(service: WHEPService(settings: whep, endpoint: endpoint, logger: logger)))
         }
+        if let sip = configuration.sip {
+            services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, logger: logger)))
+        }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))

@@ -16,9 +16,11 @@ public struct IntercomConfiguration: Sendable, Equatable {
     public var mqtt: MQTTSettings?
     /// `[whep]`: nil (disabled) without the table.
     public var whep: WHEPSettings?
+    /// `[sip]`: nil without the table.
+    public var sip: SIPSettings?
 
     /// The top-level tables, for unknown-key suggestions and documentation.
-    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits", "mqtt", "whep"]
+    static let sections = ["identity", "backend", "presence", "call", "video", "audio", "gpio", "metrics", "logging", "state", "visits", "mqtt", "whep", "sip"]
 
     init(_ root: ConfigReader, secrets: SecretResolver, environment: [String: String]) {
         let identityReader = root.table("identity")
@@ -42,6 +44,7 @@ public struct IntercomConfiguration: Sendable, Equatable {
         visits = VisitSettings(root.table("visits"))
         mqtt = MQTTSettings(root.table("mqtt"), secrets: secrets)
         whep = WHEPSettings(root.table("whep"), secrets: secrets)
+        sip = SIPSettings(root.table("sip"), secrets: secrets)
         root.rejectUnknownKeys()
     }
 }

@@ -47,6 +47,30 @@ struct CheckCommandTests {
         #expect(output.stderr.contains("2 problems in 1 file"))
     }
 
+    @Test("[sip]: problems at file:line; a valid section is summarized with its AOR, transport and password file")
+    func sip() throws {
+        let directory = NSTemporaryDirectory() + "intercomd-check-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let base = "[identity]\ntitle = \"G\"\nlatitude = 1\nlongitude = 0\n[backend]\nserver_url = \"http://h/p\"\n"
+        let path = directory + "/intercom.toml"
+        try (base + "[sip]\nregistrar = \"pbx:0\"\nuser = \"a b\"\ntransport = \"tls\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let invalid = try IntercomdProcess.run(["check", "--config", path])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("\(path):8:1: sip.registrar: expected HOST or HOST:PORT (an IPv6 address in brackets), got \"pbx:0\""))
+        #expect(invalid.stderr.contains("\(path):9:1: sip.user: expected a SIP user name"))
+        #expect(invalid.stderr.contains("\(path):10:1: sip.transport: must be one of \"udp\", \"tcp\", got \"tls\""))
+        #expect(invalid.stderr.contains("3 problems in 1 file"))
+
+        try "secret\n".write(toFile: directory + "/sip.password", atomically: true, encoding: .utf8)
+        try (base + "[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\npassword_file = \"\(directory)/sip.password\"\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let valid = try IntercomdProcess.run(["check", "--config", path])
+        #expect(valid.status == 0, "\(valid.stderr)")
+        #expect(valid.stdout.contains("sip registers sip:620@192.168.178.1 at 192.168.178.1:5060 over udp as \"620\" "
+            + "(password from \(directory)/sip.password), local port 5060"), "\(valid.stdout)")
+    }
+
     @Test("an unreadable file exits 2; INTERCOM_CONFIG is honoured")
     func unreadable() throws {
         let output = try IntercomdProcess.run(["check"], environment: ["INTERCOM_CONFIG": "/nonexistent/intercom.toml"])

@@ -133,4 +133,14 @@ struct RegistrationClientTests {
     func refreshSchedule(expires: UInt32, seconds: Double) {
         #expect(RefreshSchedule.delay(forGrantedSeconds: expires) == .milliseconds(Int64(seconds * 1000)))
     }
+
+    @Test func aDisplayNameIsQuotedInFromAndTo() throws {
+        var named = config
+        named.displayName = #"Gate "3" \ North"#
+        var client = RegistrationClient(config: named)
+        let request = try #require(Self.sent(client.handle(.start, fresh: tokens)))
+        #expect(request.values(SIPHeaderName.from) == [#""Gate \"3\" \\ North" <sip:alice@example.com>;tag=ft"#])
+        #expect(try request.to().displayName == #""Gate \"3\" \\ North""#)
+        try request.validateRequest()
+    }
 }

@@ -1,6 +1,7 @@
 import CallCore
 import Logging
 import ParseWire
+import SIPTransport
 
 /// What the agent is doing, in one place: the systemd `STATUS=` line, `/health` and `/metrics` read it.
 public actor AgentStatusBoard {
@@ -25,6 +26,8 @@ public actor AgentStatusBoard {
     /// An anonymous device's state directory is in RAM (tmpfs, an overlay root): its userID changes at
     /// every boot.
     public private(set) var stateVolatile = false
+    /// The SIP registration (`[sip]`); nil without it.
+    public private(set) var sip: SIPRegistrationState?
     /// The device's fixed geopoint (for "nearest device called …" outgoing calls).
     public let location: GeoPoint?
     private let title: String
@@ -60,6 +63,7 @@ public actor AgentStatusBoard {
     public func setCamera(_ condition: CameraCondition) { camera = condition }
     public func setStateUnsaved(_ unsaved: Bool) { stateUnsaved = unsaved }
     public func setStateVolatile(_ volatile: Bool) { stateVolatile = volatile }
+    public func setSIP(_ state: SIPRegistrationState) { sip = state }
 
     public func setRegistered(_ value: Bool) { registered = value }
     public func setLiveQueryUp(_ value: Bool) { liveQueryUp = value }
@@ -80,6 +84,7 @@ public actor AgentStatusBoard {
         snapshot.camera = camera
         snapshot.stateUnsaved = stateUnsaved
         snapshot.stateVolatile = stateVolatile
+        snapshot.sip = sip
         return snapshot
     }
 
@@ -91,10 +96,11 @@ public actor AgentStatusBoard {
         case .lost: ", camera lost"
         case .failed: ", camera failed: test pattern"
         }
-        guard registered else { return "offline, \(title) (backend unreachable\(camera))" }
+        let sip = sip.map { ", SIP \($0.word)" } ?? ""
+        guard registered else { return "offline, \(title) (backend unreachable\(camera)\(sip))" }
         let intake = liveQueryUp ? "LiveQuery up" : "polling for calls"
         let doing = callState.flatMap { $0 == "idle" ? nil : $0 } ?? "idle"
-        return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s")\(camera))"
+        return "\(doing), \(title) (\(intake), \(callsReceived) call\(callsReceived == 1 ? "" : "s")\(camera)\(sip))"
     }
 }
 
@@ -112,6 +118,8 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     public var camera = CameraCondition.working
     public var stateUnsaved = false
     public var stateVolatile = false
+    /// The SIP registration; nil without `[sip]`.
+    public var sip: SIPRegistrationState?
 
     /// What `/health` warns about (the device still answers calls): `clock_skew` beyond `clockSkewWarning`,
     /// `gpio_unclaimed` while the `[gpio]` lines are retried, `button_stuck` and `button_chattering` while
@@ -119,7 +127,8 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
     /// while the camera is unplugged (calls get its last picture, dimmed), `camera_failed` while the configured
     /// camera cannot be opened (calls get the test pattern), `state_unsaved` while the device
     /// identity cannot be written (a full or read-only state directory; retried at each heartbeat),
-    /// `state_volatile` when an anonymous device keeps its identity in RAM (a new userID at every boot).
+    /// `state_volatile` when an anonymous device keeps its identity in RAM (a new userID at every boot),
+    /// `sip_unregistered` while `[sip]` is configured and the device is not registered (docs/sip.md).
     public var warnings: [String] {
         var warnings: [String] = []
         if let clockSkewSeconds, abs(clockSkewSeconds) > AgentStatusBoard.clockSkewWarning { warnings.append("clock_skew") }
@@ -130,6 +139,7 @@ public struct AgentStatusSnapshot: Sendable, Equatable {
         if camera == .failed { warnings.append("camera_failed") }
         if stateUnsaved { warnings.append("state_unsaved") }
         if stateVolatile { warnings.append("state_volatile") }
+        if let sip, !sip.isRegistered { warnings.append("sip_unregistered") }
         return warnings
     }
 

@@ -103,6 +103,9 @@ public final class AgentMetrics: Sendable {
         Meter(label: "intercom_calls_received", factory: factory).set(status.callsReceived)
         Meter(label: "intercom_camera_lost", factory: factory).set(status.camera == .lost ? 1 : 0)
         Meter(label: "intercom_camera_failed", factory: factory).set(status.camera == .failed ? 1 : 0)
+        if let sip = status.sip {
+            Meter(label: "intercom_sip_registered", factory: factory).set(sip.isRegistered ? 1 : 0)
+        }
         if let skew = status.clockSkewSeconds {
             Meter(label: "intercom_clock_skew_seconds", factory: factory).set(skew)
         }

@@ -74,11 +74,15 @@ struct HealthReport: Codable, Equatable {
     /// Seconds the backend's clock is ahead of the device's; absent before the first answer.
     var clockSkewSeconds: Double?
     /// Problems that do not stop calls (`clock_skew`, `gpio_unclaimed`, `button_stuck`,
-    /// `button_chattering`, `camera_lost`, `camera_failed`, `state_unsaved`, `state_volatile`); the status stays `ok`.
+    /// `button_chattering`, `camera_lost`, `camera_failed`, `state_unsaved`, `state_volatile`, `sip_unregistered`); the status stays `ok`.
     var warnings: [String]
     /// The buttons behind `button_stuck` and `button_chattering` (absent when none).
     var stuckButtons: [String]?
     var chatteringButtons: [String]?
+    /// The SIP registration (`registered`, `registering`, `auth failed`, `unreachable`, `refused`); absent without `[sip]`.
+    var sip: String?
+    /// Why it is not registered (e.g. `auth failed: wrong user or password (challenged again)`).
+    var sipDetail: String?
 
     init(_ snapshot: AgentStatusSnapshot) {
         status = snapshot.registered ? "ok" : "offline"
@@ -91,5 +95,7 @@ struct HealthReport: Codable, Equatable {
         warnings = snapshot.warnings
         stuckButtons = snapshot.stuckButtons.isEmpty ? nil : snapshot.stuckButtons
         chatteringButtons = snapshot.chatteringButtons.isEmpty ? nil : snapshot.chatteringButtons
+        sip = snapshot.sip?.word
+        sipDetail = snapshot.sip?.description
     }
 }

@@ -10,8 +10,8 @@ extension RegistrationClient {
         var headers = [
             SIPHeader(SIPHeaderName.via, via.serialized),
             SIPHeader(SIPHeaderName.maxForwards, "70"),
-            SIPHeader(SIPHeaderName.from, NameAddress(uri: config.addressOfRecord, parameters: [SIPParameter("tag", config.fromTag)]).serialized),
-            SIPHeader(SIPHeaderName.to, NameAddress(uri: config.addressOfRecord).serialized),
+            SIPHeader(SIPHeaderName.from, NameAddress(displayName: config.quotedDisplayName, uri: config.addressOfRecord, parameters: [SIPParameter("tag", config.fromTag)]).serialized),
+            SIPHeader(SIPHeaderName.to, NameAddress(displayName: config.quotedDisplayName, uri: config.addressOfRecord).serialized),
             SIPHeader(SIPHeaderName.callID, config.callID),
             SIPHeader(SIPHeaderName.cseq, CSeq(sequence, .register).serialized),
             SIPHeader(SIPHeaderName.contact, NameAddress(uri: config.contact).serialized),

@@ -18,11 +18,13 @@ public struct RegistrationConfig: Hashable, Sendable {
     public var fromTag: String
     /// How long to wait before trying again after a failure.
     public var retryAfterFailure: Duration
+    /// Shown with the AOR in From and To (a quoted-string is written, §25.1).
+    public var displayName: String?
 
     public init(
         registrar: SIPURI, addressOfRecord: SIPURI, contact: SIPURI, credentials: DigestCredentials?,
         requestedExpires: UInt32 = 3600, transport: String = "UDP", localHost: String, localPort: UInt16? = nil,
-        callID: String, fromTag: String, retryAfterFailure: Duration = .seconds(60)
+        callID: String, fromTag: String, retryAfterFailure: Duration = .seconds(60), displayName: String? = nil
     ) {
         self.registrar = registrar
         self.addressOfRecord = addressOfRecord
@@ -35,5 +37,16 @@ public struct RegistrationConfig: Hashable, Sendable {
         self.callID = callID
         self.fromTag = fromTag
         self.retryAfterFailure = retryAfterFailure
+        self.displayName = displayName
+    }
+
+    /// `displayName` as a quoted-string: backslash and double quote escaped, control characters dropped.
+    var quotedDisplayName: String? {
+        displayName.map { name in
+            let escaped = name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map { scalar -> String in
+                scalar == "\\" || scalar == "\"" ? "\\" + String(scalar) : String(scalar)
+            }.joined()
+            return "\"" + escaped + "\""
+        }
     }
 }

@@ -21,6 +21,11 @@ enum ConfigSummary {
         } else {
             lines.append("no gpio controls")
         }
+        if let sip = configuration.sip {
+            let password = sip.passwordFile.map { "password from \($0)" } ?? "no password"
+            lines.append("sip registers sip:\(sip.user)@\(sip.registrarHost) at \(sip.registrarHost):\(sip.registrarPort) over "
+                + "\(sip.transport.rawValue) as \"\(sip.authUser)\" (\(password)), local port \(sip.localPort == 0 ? "any" : String(sip.localPort))")
+        }
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
         lines.append("state in \(configuration.state.directory)")
         return lines

@@ -1,0 +1,88 @@
+/// `[sip]`: registration with a SIP registrar (a PBX, a Fritz!Box, kamailio), docs/sip.md. Nil without the table.
+public struct SIPSettings: Sendable, Equatable {
+    public enum Transport: String, Sendable, CaseIterable {
+        case udp, tcp
+    }
+
+    /// The registrar's host (name, IPv4 or bracketed IPv6) and port (5060 unless given).
+    public var registrarHost: String
+    public var registrarPort: Int
+    /// The user part of the address-of-record `sip:user@registrar`.
+    public var user: String
+    /// The digest user name; the AOR's user unless set.
+    public var authUser: String
+    /// The password file (absolute, or found through `$CREDENTIALS_DIRECTORY`, systemd credential `sip.password`).
+    public var passwordFile: String?
+    public var transport = Transport.udp
+    /// The local SIP port; 0 lets the kernel choose.
+    public var localPort = 5060
+    public var displayName: String?
+    /// NAT keepalive (RFC 5626 §3.5: CRLF CRLF on TCP, OPTIONS to the registrar on UDP).
+    public var keepAlive: Duration = .seconds(25)
+    /// The binding lifetime asked for in REGISTER's Expires.
+    public var registerExpiry: Duration = .seconds(600)
+
+    public static let defaultRegistrarPort = 5060
+
+    init?(_ reader: ConfigReader?, secrets: SecretResolver) {
+        guard let reader else { return nil }
+        let registrar = reader.string("registrar", required: true)
+        (registrarHost, registrarPort) = registrar.flatMap { text in
+            let parsed = Self.hostPort(text)
+            if parsed == nil {
+                reader.report("registrar", "expected HOST or HOST:PORT (an IPv6 address in brackets), got \"\(text)\"")
+            }
+            return parsed
+        } ?? ("", Self.defaultRegistrarPort)
+        user = Self.userPart(reader, "user", required: true) ?? ""
+        authUser = Self.userPart(reader, "auth_user") ?? user
+        let passwordFile = reader.string("password_file")
+        switch secrets.locate(passwordFile, credential: "sip.password", reader: reader, key: "password_file") {
+        case .found(let path): self.passwordFile = path
+        case .absent, .reported: self.passwordFile = nil
+        }
+        transport = reader.choice("transport") ?? transport
+        localPort = reader.integer("port", in: 0...65_535) ?? localPort
+        displayName = reader.text("display_name", maxLength: 100)
+        keepAlive = reader.duration("keepalive", in: .seconds(1)...(.seconds(3600))) ?? keepAlive
+        registerExpiry = reader.duration("register_expiry", in: .seconds(60)...(.seconds(86_400))) ?? registerExpiry
+        reader.rejectUnknownKeys()
+    }
+
+    /// A SIP user part (RFC 3261 §25.1 `user`): unreserved characters and the user-unreserved marks, no escapes.
+    private static func userPart(_ reader: ConfigReader, _ key: String, required: Bool = false) -> String? {
+        guard let value = reader.string(key, required: required) else { return nil }
+        let allowed = Set("-_.!~*'()&=+$,;?/".utf8)
+        let valid = !value.isEmpty && value.utf8.count <= 100
+            && value.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || allowed.contains($0) }
+        guard valid else {
+            reader.report(key, "expected a SIP user name (letters, digits and -_.!~*'()&=+$,;?/), got \"\(value)\"")
+            return nil
+        }
+        return value
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`; nil when malformed.
+    static func hostPort(_ text: String) -> (String, Int)? {
+        var host = Substring(text)
+        var port = defaultRegistrarPort
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            host = host[...close]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()), (1...65_535).contains(number) else { return nil }
+                port = number
+            }
+            return host.count > 2 ? (String(host), port) : nil
+        }
+        if let colon = host.firstIndex(of: ":") {
+            guard let number = Int(host[host.index(after: colon)...]), (1...65_535).contains(number) else { return nil }
+            port = number
+            host = host[..<colon]
+        }
+        let hostAllowed = host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x2E }
+        guard !host.isEmpty, host.utf8.count <= 253, hostAllowed else { return nil }
+        return (String(host), port)
+    }
+}

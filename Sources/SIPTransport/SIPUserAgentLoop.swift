@@ -1,0 +1,148 @@
+import Glibc
+import IntercomPlatform
+import Logging
+import SIPCore
+
+/// The SIP thread's state and poll loop (`SIPUserAgent`): sockets, transactions, deadlines, registration.
+/// Everything here is confined to that thread.
+final class SIPUserAgentLoop {
+    enum TimerKey: Hashable {
+        case client(TransactionKey, TransactionTimer)
+        case server(TransactionKey, TransactionTimer)
+        case refresh
+        case keepAlive
+    }
+
+    enum Purpose {
+        case register
+        case keepAlive
+    }
+
+    /// Where a response to a received request goes: back to its UDP source, or over the registrar connection.
+    enum ReplyRoute {
+        case udp(SIPSocketAddress)
+        case stream
+    }
+
+    enum ServerTransaction {
+        case nonInvite(NonInviteServerTransaction)
+        case invite(InviteServerTransaction)
+    }
+
+    let agent: SIPUserAgent
+    var settings: SIPUserAgentSettings { agent.settings }
+    var logger: Logger { agent.logger }
+    let epoch = ContinuousClock.now
+    var udp: SIPDatagramSocket?
+    var stream: SIPStreamConnection?
+    var registrar: SIPSocketAddress?
+    var registration: RegistrationClient?
+    var clients: [TransactionKey: (transaction: NonInviteClientTransaction, purpose: Purpose)] = [:]
+    var servers: [TransactionKey: (transaction: ServerTransaction, route: ReplyRoute)] = [:]
+    var deadlines = SIPDeadlines<TimerKey>()
+    var backoff = RegistrationBackoff()
+    var reported: SIPRegistrationState?
+    /// The failure last logged, so that the same failure on every retry is logged once.
+    var lastFailure: SIPRegistrationState?
+    var keepAliveSequence: UInt32 = 0
+    var stopping = false
+    var stopDeadline: Duration?
+    var random = SystemRandomNumberGenerator()
+
+    init(agent: SIPUserAgent) { self.agent = agent }
+
+    func now() -> Duration { ContinuousClock.now - epoch }
+
+    var reliable: Bool { settings.transport == .tcp }
+
+    func run() {
+        while !finished {
+            for command in agent.takeCommands() { handle(command) }
+            for key in deadlines.takeDue(at: now()) { fire(key) }
+            if finished { break }
+            pollOnce()
+        }
+        stream = nil
+        udp = nil
+    }
+
+    private var finished: Bool {
+        guard stopping else { return false }
+        if let stopDeadline, now() >= stopDeadline { return true }
+        guard let registration else { return true }
+        return registration.status == .unregistered || !clients.values.contains { $0.purpose == .register }
+    }
+
+    private func handle(_ command: SIPUserAgent.Command) {
+        switch command {
+        case .start:
+            openSocket()
+            prepareRegistration()
+        case .stop:
+            stopping = true
+            stopDeadline = now() + .seconds(2)
+            deadlines.cancel(.keepAlive)
+            if let registration, case .registered = registration.status {
+                perform(registrationEvent: .stop)
+            } else {
+                stopDeadline = now()
+            }
+        }
+    }
+
+    /// The configured port, or any free one when it is taken (another SIP stack on the device): the Contact
+    /// carries the port actually bound, so registration works either way.
+    private func openSocket() {
+        let family = settings.registrarHost.hasPrefix("[") ? AF_INET6 : AF_INET
+        do throws(SIPTransportError) {
+            let socket: SIPDatagramSocket
+            do throws(SIPTransportError) {
+                socket = try SIPDatagramSocket(family: family, port: settings.localPort)
+            } catch {
+                guard settings.localPort != 0 else { throw error }
+                socket = try SIPDatagramSocket(family: family, port: 0)
+                logger.error("SIP: cannot bind the configured UDP port; using another one (set sip.port)",
+                             metadata: ["error": "\(error)", "port": "\(socket.local.port)"])
+            }
+            udp = socket
+            agent.bound(port: Int(socket.local.port))
+            logger.info("SIP listening", metadata: ["udp": "\(socket.local.port)"])
+        } catch {
+            logger.error("SIP: cannot open a UDP socket; registration over UDP fails until restart", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Polls the wake pipe and the sockets until the next deadline (at most a second).
+    private func pollOnce() {
+        var pollers = [pollfd(fd: agent.wakeup[0], events: Int16(POLLIN), revents: 0)]
+        if let udp { pollers.append(pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let stream { pollers.append(pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)) }
+        var timeout: Int64 = 1000
+        if let next = deadlines.next { timeout = min(timeout, max(0, (next - now()).wholeMilliseconds + 1)) }
+        if let stopDeadline { timeout = min(timeout, max(0, (stopDeadline - now()).wholeMilliseconds + 1)) }
+        guard poll(&pollers, nfds_t(pollers.count), Int32(timeout)) > 0 else { return }
+        if pollers[0].revents != 0 {
+            var drained = [UInt8](repeating: 0, count: 64)
+            _ = read(agent.wakeup[0], &drained, drained.count)
+        }
+        for poller in pollers.dropFirst() where poller.revents != 0 {
+            if let udp, poller.fd == udp.descriptor { readDatagrams(udp) }
+            if let stream, poller.fd == stream.descriptor { readStream(stream) }
+        }
+    }
+
+    private func fire(_ key: TimerKey) {
+        switch key {
+        case .client(let transaction, let timer): clientEvent(transaction, .timerFired(timer))
+        case .server(let transaction, let timer): serverEvent(transaction, .timerFired(timer))
+        case .refresh:
+            if registration == nil { prepareRegistration() } else { perform(registrationEvent: .refreshTimerFired) }
+        case .keepAlive: sendKeepAlive()
+        }
+    }
+
+    func token(_ length: Int = 16) -> String {
+        let digits = Array("0123456789abcdef")
+        return String((0..<length).map { _ in digits[Int(random.next() % 16)] })
+    }
+}
