@@ -181,14 +181,14 @@ struct WHEPEndpointTests {
 
     @Test("a player that never connects is dropped after the connect timeout; one that connected is kept")
     func connectTimeout() async throws {
-        // The connected report travels through a task of its own: on a loaded machine (the unit stage runs
-        // ~1,000 tests at once) a 300 ms deadline once beat it. 2 s leaves it room; the abandoned player is
-        // still dropped well within the 10 s the test waits.
+        // The connected report and the deadline are tasks on the cooperative pool, which the unit stage
+        // (~1,100 tests at once on 2 cores) can leave seconds behind: a 300 ms deadline once beat the report,
+        // and a 2 s one was still pending after 10 s. The deadline is 2 s; the test waits up to 40 s.
         let fixture = Fixture(connectTimeout: .seconds(2))
         let abandoned = try fixture.id(await fixture.post())
         let watching = try fixture.id(await fixture.post())
         try #require(fixture.players.player(watching)).onState(.up)
-        try await Self.eventually("the abandoned player dropped", within: .seconds(10)) {
+        try await Self.eventually("the abandoned player dropped", within: .seconds(40)) {
             await fixture.endpoint.viewers.ids == [watching]
         }
         #expect(fixture.players.player(abandoned)?.stopCount == 1)
