@@ -22,7 +22,7 @@ final class SIPStreamConnection {
             close(fd)
             throw .system(SystemCallError(call: "connect", errno: code, path: "\(remote)"))
         }
-        if status != 0, let failure = Self.waitConnected(fd, timeout: timeout) {
+        if status != 0, let failure = NonBlockingStream.waitConnected(fd, timeout: timeout) {
             close(fd)
             throw .system(SystemCallError(call: "connect", errno: failure, path: "\(remote)"))
         }
@@ -38,41 +38,10 @@ final class SIPStreamConnection {
         }
     }
 
-    /// nil once connected, else the errno (ETIMEDOUT when `timeout` passed).
-    private static func waitConnected(_ fd: Int32, timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let left = deadline - ContinuousClock.now
-            if left <= .zero { return ETIMEDOUT }
-            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: max(1, left.wholeMilliseconds)))
-            if ready > 0 { break }
-            if ready < 0, errno != EINTR { return errno }
-        }
-        var code: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
-        return code == 0 ? nil : code
-    }
-
     /// Writes all of `bytes`, waiting for buffer space at most `timeout` in all.
     func send(_ bytes: [UInt8], timeout: Duration = .seconds(2)) throws(SIPTransportError) {
-        var offset = 0
-        let deadline = ContinuousClock.now + timeout
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            let code = written == 0 ? EPIPE : errno
-            guard code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
-                throw .system(SystemCallError(call: "send", errno: code, path: "\(remote)"))
-            }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { throw .system(SystemCallError(call: "send", errno: ETIMEDOUT, path: "\(remote)")) }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, Int32(clamping: max(1, left.wholeMilliseconds)))
+        if let code = NonBlockingStream.sendAll(descriptor, bytes, timeout: timeout) {
+            throw .system(SystemCallError(call: "send", errno: code, path: "\(remote)"))
         }
     }
 
@@ -95,9 +64,4 @@ final class SIPStreamConnection {
     }
 
     deinit { close(descriptor) }
-}
-
-extension Duration {
-    /// Whole milliseconds, for poll(2) timeouts.
-    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

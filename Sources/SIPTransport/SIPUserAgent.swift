@@ -21,8 +21,8 @@ public final class SIPUserAgent: Sendable {
     }
 
     let inbox = Mutex(Inbox())
-    /// A pipe: `wake` writes a byte to [1], the SIP thread polls [0] with its sockets.
-    let wakeup: [Int32]
+    /// Polled by the SIP thread with its sockets; `start`, `stop` and the inbox wake it.
+    let wakeup = WakeupPipe()
     let settings: SIPUserAgentSettings
     let logger: Logger
     let onState: @Sendable (SIPRegistrationState) -> Void
@@ -34,17 +34,7 @@ public final class SIPUserAgent: Sendable {
         self.settings = settings
         self.logger = logger
         self.onState = onState
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeup = ends
     }
-
-    deinit { for end in wakeup where end >= 0 { close(end) } }
 
     /// The UDP port requests reach us on; 0 until the thread has bound it.
     public var localPort: Int { boundPort.load(ordering: .acquiring) }
@@ -93,9 +83,5 @@ public final class SIPUserAgent: Sendable {
         wake()
     }
 
-    /// A full pipe already wakes the thread: a failed write is fine.
-    private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeup[1], &one, 1)
-    }
+    private func wake() { wakeup.wake() }
 }

@@ -114,17 +114,14 @@ final class SIPUserAgentLoop {
 
     /// Polls the wake pipe and the sockets until the next deadline (at most a second).
     private func pollOnce() {
-        var pollers = [pollfd(fd: agent.wakeup[0], events: Int16(POLLIN), revents: 0)]
+        var pollers = [pollfd(fd: agent.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
         if let udp { pollers.append(pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0)) }
         if let stream { pollers.append(pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)) }
         var timeout: Int64 = 1000
         if let next = deadlines.next { timeout = min(timeout, max(0, (next - now()).wholeMilliseconds + 1)) }
         if let stopDeadline { timeout = min(timeout, max(0, (stopDeadline - now()).wholeMilliseconds + 1)) }
         guard poll(&pollers, nfds_t(pollers.count), Int32(timeout)) > 0 else { return }
-        if pollers[0].revents != 0 {
-            var drained = [UInt8](repeating: 0, count: 64)
-            _ = read(agent.wakeup[0], &drained, drained.count)
-        }
+        if pollers[0].revents != 0 { agent.wakeup.drain() }
         for poller in pollers.dropFirst() where poller.revents != 0 {
             if let udp, poller.fd == udp.descriptor { readDatagrams(udp) }
             if let stream, poller.fd == stream.descriptor { readStream(stream) }

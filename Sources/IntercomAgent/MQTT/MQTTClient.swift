@@ -28,8 +28,8 @@ public final class MQTTClient: Sendable {
     /// Beyond this many queued events a non-retained publish is dropped (retained ones replace their topic's).
     static let inboxLimit = 256
     private let inbox = Mutex(Inbox())
-    /// A pipe: `wake` writes a byte to [1], the MQTT thread polls [0] with the socket.
-    private let wakeup: [Int32]
+    /// Polled by the MQTT thread with the socket; the inbox wakes it.
+    private let wakeup = WakeupPipe()
     private let endpoint: Endpoint
     private let configuration: MQTTSessionConfiguration
     private let onMessage: @Sendable (MQTTMessage) -> Void
@@ -44,17 +44,7 @@ public final class MQTTClient: Sendable {
         self.onMessage = onMessage
         self.onConnected = onConnected
         self.logger = logger
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeup = ends
     }
-
-    deinit { for end in wakeup where end >= 0 { close(end) } }
 
     public func start() {
         NamedThread.start("mqtt") { [self] in run() }
@@ -93,11 +83,7 @@ public final class MQTTClient: Sendable {
         wake()
     }
 
-    /// A full pipe already wakes the thread: a failed write is fine.
-    private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeup[1], &one, 1)
-    }
+    private func wake() { wakeup.wake() }
 
     // MARK: The MQTT thread
 
@@ -171,16 +157,13 @@ public final class MQTTClient: Sendable {
                 lastTick = now()
                 perform(session.handle(.tick, at: now()))
             }
-            var pollers = [pollfd(fd: wakeup[0], events: Int16(POLLIN), revents: 0)]
+            var pollers = [pollfd(fd: wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
             if let socket { pollers.append(pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)) }
             // At most a second asleep: the tick and the retry deadline are judged on waking.
             var timeout: Int32 = 1000
             if let due = retryAt { timeout = min(timeout, Int32(clamping: max(0, (due - now()).wholeMilliseconds + 1))) }
             guard poll(&pollers, nfds_t(pollers.count), timeout) >= 0 || errno == EINTR else { break }
-            if pollers[0].revents != 0 {
-                var drained = [UInt8](repeating: 0, count: 64)
-                _ = read(wakeup[0], &drained, drained.count)
-            }
+            if pollers[0].revents != 0 { wakeup.drain() }
             if pollers.count > 1, pollers[1].revents != 0, let open = socket {
                 do throws(MQTTTransportError) {
                     if let bytes = try open.receive() {
@@ -202,9 +185,4 @@ public final class MQTTClient: Sendable {
         }
         finished?.resume()
     }
-}
-
-extension Duration {
-    /// Whole milliseconds, for poll(2) timeouts.
-    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

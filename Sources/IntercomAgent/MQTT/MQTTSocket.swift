@@ -31,7 +31,7 @@ final class MQTTSocket {
                 continue
             }
             if Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
-                switch waitConnected(fd, timeout: timeout, cancelled: cancelled) {
+                switch NonBlockingStream.waitConnected(fd, timeout: timeout, cancelled: cancelled) {
                 case nil:
                     var one: Int32 = 1
                     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -47,42 +47,10 @@ final class MQTTSocket {
         throw .system(lastError)
     }
 
-    /// nil once connected, else the errno (ETIMEDOUT when `timeout` passed).
-    private static func waitConnected(_ fd: Int32, timeout: Duration, cancelled: () -> Bool) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let left = deadline - ContinuousClock.now
-            if left <= .zero { return ETIMEDOUT }
-            if cancelled() { return ECANCELED }
-            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&poller, 1, Int32(clamping: min(200, max(1, left.wholeMilliseconds))))
-            if ready > 0 { break }
-            if ready < 0, errno != EINTR { return errno }
-        }
-        var code: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
-        return code == 0 ? nil : code
-    }
-
     /// Writes all of `bytes`, waiting for buffer space at most `timeout` in all (a stalled broker is a lost one).
     func send(_ bytes: [UInt8], timeout: Duration) throws(MQTTTransportError) {
-        var offset = 0
-        let deadline = ContinuousClock.now + timeout
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            let code = errno
-            guard written < 0, code == EAGAIN || code == EWOULDBLOCK || code == EINTR else {
-                throw .system(SystemCallError(call: "send", errno: written == 0 ? EPIPE : code))
-            }
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { throw .system(SystemCallError(call: "send", errno: ETIMEDOUT, detail: "the broker stopped reading")) }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, Int32(clamping: max(1, left.wholeMilliseconds)))
+        if let code = NonBlockingStream.sendAll(descriptor, bytes, timeout: timeout) {
+            throw .system(SystemCallError(call: "send", errno: code, detail: code == ETIMEDOUT ? "the broker stopped reading" : nil))
         }
     }
 

@@ -43,23 +43,9 @@ public struct MetricsService: Service {
                             headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let logger = self.logger, host = settings.host, onListening = self.onListening
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: settings.port), serverName: "intercomd"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                logger.info("metrics at http://\(host):\(port)/metrics, health at /health")
-                await onListening(port)
-            },
-            logger: logger)
-        do {
-            try await application.run()
-        } catch {
-            logger.error("metrics port \(host):\(settings.port) unavailable; the intercom runs without metrics",
-                         metadata: ["error": "\(error)"])
-            try? await gracefulShutdown()
-        }
+        let host = settings.host
+        await LocalHTTPPort(host: host, port: settings.port, purpose: "metrics", logger: logger).serve(
+            router, listening: { "metrics at http://\(host):\($0)/metrics, health at /health" }, onListening: onListening)
     }
 }
 

@@ -37,23 +37,9 @@ public struct WHEPService: Service {
             return Self.response(await endpoint.delete(id: id, authorization: request.headers[.authorization],
                                                        accessToken: request.uri.queryParameters.get("access_token")))
         }
-        let logger = self.logger, host = settings.host, onListening = self.onListening
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: settings.port), serverName: "intercomd"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                logger.info("WHEP at http://\(host):\(port)/whep (at most \(endpoint.viewers.limit) viewers)")
-                await onListening(port)
-            },
-            logger: logger)
-        do {
-            try await application.run()
-        } catch {
-            logger.error("WHEP port \(host):\(settings.port) unavailable; the intercom runs without WHEP",
-                         metadata: ["error": "\(error)"])
-            try? await gracefulShutdown()
-        }
+        let host = settings.host, limit = endpoint.viewers.limit
+        await LocalHTTPPort(host: host, port: settings.port, purpose: "WHEP", logger: logger).serve(
+            router, listening: { "WHEP at http://\(host):\($0)/whep (at most \(limit) viewers)" }, onListening: onListening)
         await endpoint.viewers.closeAll()
     }
 
