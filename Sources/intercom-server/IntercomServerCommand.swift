@@ -66,7 +66,7 @@ struct IntercomServerCommand: AsyncParsableCommand {
             // One line on stdout that scripts and tests wait for (the port matters with --listen HOST:0).
             FileHandle.standardOutput.write(Data("intercom-server listening on \(host):\(boundPort ?? port)\n".utf8))
         }
-        try await application.runService()
+        try await ServerLifecycle.run(application, logger: logger)
     }
 
     static func hostAndPort(_ text: String) throws -> (String, Int) {

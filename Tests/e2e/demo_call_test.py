@@ -187,6 +187,10 @@ class Demo(LoggedProcess):
         if result is None:
             return None
         clean, detail = result
+        if not clean:
+            # The shutdown's own account (the agent's "stopped", how long intercom-server took), to tell a slow
+            # agent from a slow server.
+            detail += f"; last log lines: {' | '.join(self.tail(6))}"
         # The level (and label) before the message: "TIME LEVEL LABEL: message"; a line that is not a log line
         # (a crash report) is searched whole.
         errors = [line for line in self.stderr() if re.search(r"\b(error|critical)\b", line.split(": ")[0])]

@@ -8,11 +8,13 @@ Usage: security_test.py [--server PATH_TO_intercom-server]
 """
 
 import argparse
+import base64
 import http.client
 import json
 import os
 import resource
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -392,6 +394,33 @@ def test_malformed_http(server):
           f"status {status!r}, closed={closed}, {took:.1f} s")
 
 
+def test_shutdown_bound(binary, workdir):
+    """Clients cannot hold SIGTERM up: a half-sent request head (10 s head deadline here) and a LiveQuery
+    WebSocket that never reads nor answers the close handshake (~35 s of ping and close timeouts) are cut
+    after ServerLifecycle.shutdownGrace (3 s). Before the bound the server took 10.5 s and over 30 s."""
+    server = Server(binary, workdir, "shutdown", "rate_limit = \"off\"\n")
+    held = []
+    try:
+        partial = socket.create_connection((server.host, server.port), timeout=5)
+        partial.sendall(b"GET /parse/health HTTP/1.1\r\nHost: x\r\n")
+        held.append(partial)
+        silent = socket.create_connection((server.host, server.port), timeout=5)
+        key = base64.b64encode(os.urandom(16)).decode()
+        silent.sendall((f"GET /parse HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        upgraded = silent.recv(200).startswith(b"HTTP/1.1 101")
+        held.append(silent)
+        time.sleep(0.3)
+        result = server.process.stop(signal.SIGTERM, clean_within=5, kill_after=40)
+        clean, detail = result if result else (False, "already stopped")
+        check("shutdown: SIGTERM with a half-sent request and a silent LiveQuery socket open exits 0 within 5 s",
+              upgraded and clean, detail + ("" if upgraded else "; the WebSocket upgrade was not answered 101"))
+    finally:
+        for connection in held:
+            connection.close()
+        server.stop()
+
+
 def test_idle_keep_alive(binary, workdir):
     server = Server(binary, workdir, "idle", "idle_timeout_seconds = 3\n")
     try:
@@ -673,6 +702,7 @@ def main():
         ("file ownership", lambda: test_file_ownership(main_server)),
         ("proxies", lambda: test_proxies(binary, workdir)),
         ("descriptors", lambda: test_descriptors(binary, workdir)),
+        ("shutdown bound", lambda: test_shutdown_bound(binary, workdir)),
     ]
     main_server = None
     try:

@@ -4,7 +4,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Hummingbird's HTTP/1 + WebSocket child channel with `ConnectionGuardHandler` (cap, head deadline, idle
-/// timeout) in front and `MalformedRequestHandler` right after the request decoder.
+/// timeout) in front and `MalformedRequestHandler` right after the request decoder. A connection whose task is
+/// cancelled (the end of `ServerLifecycle.shutdownGrace`) is closed: Hummingbird's HTTP/1 handler would
+/// otherwise keep waiting for a half-sent request until the header deadline.
 struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -32,6 +34,10 @@ struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await withTaskCancellationHandler {
+            await inner.handle(value: value, logger: logger)
+        } onCancel: {
+            value.channel.close(promise: nil)
+        }
     }
 }

@@ -93,7 +93,9 @@ struct DemoCommand: AsyncParsableCommand {
             serverProcess.stop()
             throw error
         }
-        serverProcess.stop()
+        // Said after the agent's "stopped": how long the server took (a slow stop shows here, not as a mystery).
+        let outcome = serverProcess.stop()
+        if case .killed = outcome { logger.warning("\(outcome)") } else { logger.info("\(outcome)") }
     }
 
     /// Waits for the server, writes the demo's configuration, prints the banner and runs the agent until it
@@ -108,8 +110,14 @@ struct DemoCommand: AsyncParsableCommand {
             .write(toFile: configPath, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "NOTIFY_SOCKET")
-        guard case .valid(let configuration, _) = try ConfigLoader(environment: environment).load(mainPath: configPath) else {
-            throw ValidationError("the demo configuration did not validate (\(configPath))")
+        let configuration: IntercomConfiguration
+        switch try ConfigLoader(environment: environment).load(mainPath: configPath) {
+        case .valid(let valid, _):
+            configuration = valid
+        case .invalid(let problems, _):
+            // An option's value reached the configuration unchecked (e.g. --metrics 127.0.0.1:0): say which.
+            throw ValidationError("the demo's options make an invalid configuration (\(configPath)): "
+                                  + problems.map(\.description).joined(separator: "; "))
         }
         let panel = DemoButtonPanel(logger: logger)
         Terminal.out("""

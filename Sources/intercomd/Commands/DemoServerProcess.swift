@@ -215,18 +215,34 @@ final class DemoServerProcess: Sendable {
 
     // ── Stopping ─────────────────────────────────────────────────────────────────────────────────────
 
-    /// SIGTERM (intercom-server shuts down gracefully on it), SIGKILL if it is still running after `grace`.
-    /// Safe to call more than once and from a signal handler's queue.
-    func stop(grace: Duration = .seconds(5)) {
-        guard reap() == nil else { return }
+    enum StopOutcome: CustomStringConvertible {
+        case alreadyEnded
+        case ended(after: Duration)
+        case killed(grace: Duration)
+
+        var description: String {
+            switch self {
+            case .alreadyEnded: return "intercom-server had already ended"
+            case .ended(let after): return "intercom-server stopped \(after.wholeMilliseconds) ms after SIGTERM"
+            case .killed(let grace): return "intercom-server was still running \(grace) after SIGTERM: killed"
+            }
+        }
+    }
+
+    /// SIGTERM (intercom-server shuts down gracefully on it, within `ServerLifecycle.shutdownGrace`), SIGKILL
+    /// if it is still running after `grace`. Safe to call more than once and from a signal handler's queue.
+    @discardableResult
+    func stop(grace: Duration = .seconds(5)) -> StopOutcome {
+        guard reap() == nil else { return .alreadyEnded }
         kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline {
-            if reap() != nil { return }
+        let started = ContinuousClock.now
+        while ContinuousClock.now < started + grace {
+            if reap() != nil { return .ended(after: ContinuousClock.now - started) }
             usleep(20_000)
         }
         kill(pid, SIGKILL)
         while reap(blocking: true) == nil {}
+        return .killed(grace: grace)
     }
 
     /// The child's wait status once it has ended (reaping it exactly once), nil while it runs.
