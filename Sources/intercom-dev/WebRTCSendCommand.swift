@@ -212,7 +212,7 @@ private struct WebRTCSendCall {
             group.addTask {
                 guard let decoder = try? OpusDecoder(sampleRate: 48_000, channels: 1) else { return }
                 for await item in connection.receivedMedia {
-                    guard case let .audio(packet) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
+                    guard case let .audio(packet, _) = item, let pcm = try? decoder.decode(packet.payload) else { continue }
                     receivedAudio.add(pcm)
                 }
             }

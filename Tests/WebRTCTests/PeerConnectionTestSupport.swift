@@ -17,7 +17,7 @@ extension [PeerConnectionEvent] {
 
 extension [ReceivedMedia] {
     var videoFrames: [VP8Frame] { compactMap { if case .videoFrame(let frame) = $0 { frame } else { nil } } }
-    var audioPackets: [RTPPacket] { compactMap { if case .audio(let packet) = $0 { packet } else { nil } } }
+    var audioPackets: [RTPPacket] { compactMap { if case .audio(let packet, _) = $0 { packet } else { nil } } }
 }
 
 /// Two `PeerConnection`s on 127.0.0.1 exchanging SDP and candidates directly (no signaling server):

@@ -435,6 +435,16 @@ class Run:
         heard = re.search(r"callerAudioPackets=(\d+)", media.group(0)) if media else None
         self.check("[auto] the device received the page's audio", heard and int(heard.group(1)) > 0,
                    media.group(0) if media else "no 'call media ended' line")
+        # Chromium's fake microphone beeps: its packets carry RFC 6464 levels, loud during beeps, quiet between.
+        levels = re.search(r"callerAudioLevelPackets=(\d+)", media.group(0)) if media else None
+        spoke = re.search(r'callerSpoke="?([\d.]+) s', media.group(0)) if media else None
+        audio_packets = int(heard.group(1)) if heard else 0
+        spoken = float(spoke.group(1)) if spoke else -1.0
+        self.check("[auto] the page's audio packets carry their level (RFC 6464) and the device counts speech in "
+                   "them: some, and less than the audio it received",
+                   levels and int(levels.group(1)) > 0 and 0 < spoken < audio_packets * 0.02,
+                   f"level packets {levels.group(1) if levels else '-'}, spoke {spoken} s, "
+                   f"audio packets {audio_packets} (≈ {audio_packets * 0.02:.1f} s)")
         later = demo.stderr(since)
         trouble = [line for line in later if re.search(r"\b(error|warning)\b", line[:40])]
         self.check("[auto] the device logs no errors or warnings for the call's end", not trouble,

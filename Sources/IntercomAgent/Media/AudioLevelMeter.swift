@@ -3,7 +3,8 @@ import Media
 import Synchronization
 
 /// Packets and RMS level of decoded audio since the last reading (the caller's voice, decoded with libopus),
-/// and its dominant frequency over the last half second (a tone test's proof that the right sound arrived).
+/// and its dominant frequency over the last half second (a tone test's proof that the right sound arrived);
+/// and, from the levels the sender put in its packets (RFC 6464, no decoding needed), how long it spoke.
 public final class AudioLevelMeter: Sendable {
     private struct Window {
         var packets = 0
@@ -13,6 +14,7 @@ public final class AudioLevelMeter: Sendable {
     }
     static let recentSamples = 24_000
     private let window = Mutex(Window())
+    private let speechActivity = Mutex(SpeechActivity())
 
     public init() {}
 
@@ -32,6 +34,14 @@ public final class AudioLevelMeter: Sendable {
             if window.recent.count > Self.recentSamples { window.recent.removeFirst(window.recent.count - Self.recentSamples) }
         }
     }
+
+    /// A packet's level as its sender indicated it (dBov), with its RTP timestamp.
+    public func addIndicated(_ decibels: Int, timestamp: UInt32) {
+        speechActivity.withLock { $0.add(timestamp: timestamp, decibels: decibels) }
+    }
+
+    /// The speech measured from indicated levels so far.
+    public var speech: SpeechActivity { speechActivity.withLock { $0 } }
 
     /// The strongest frequency (100 Hz…4 kHz, 10 Hz steps) in the last half second of 48 kHz audio.
     public func dominantFrequency() -> Double? {

@@ -53,6 +53,8 @@ public struct CallMediaReport: Sendable, Equatable {
     public var peerAudioLevel: Double
     /// The dominant frequency of the peer's last half second of audio; nil when it was silent.
     public var peerAudioFrequency: Double?
+    /// Seconds the peer spoke, from the levels its packets carried (RFC 6464); nil when they carried none.
+    public var peerSpokeSeconds: Double? = nil
     /// Decoded, or only counted from their headers when the factory does not decode.
     public var peerVideoFramesDecoded: Int
     public var peerVideoFramesPerSecond: Double
@@ -147,16 +149,21 @@ final class WebRTCCallMedia: CallMediaSession {
                            framesDropped: UInt64(videoSubscription.withLock { $0?.droppedCount ?? 0 }) + statistics.videoFramesSkipped)
         let heard = callerAudio.takeSecond()
         let video = peerVideo.finish()
+        let speech = callerAudio.speech
         let report = CallMediaReport(
             videoFramesSent: statistics.videoFramesSent, audioPacketsSent: statistics.audioPacketsSent,
             peerAudioPackets: heard.packets, peerAudioLevel: heard.level, peerAudioFrequency: callerAudio.dominantFrequency(),
+            peerSpokeSeconds: speech.measuredPackets > 0 ? speech.spokenSeconds : nil,
             peerVideoFramesDecoded: video.framesDecoded, peerVideoFramesPerSecond: video.framesPerSecond,
             peerVideoWidth: video.width, peerVideoHeight: video.height)
+        if let spoke = report.peerSpokeSeconds { metrics?.peerSpoke(seconds: spoke) }
         logger.info("call media ended", metadata: [
             "videoFramesSent": "\(report.videoFramesSent)", "audioPacketsSent": "\(report.audioPacketsSent)",
             "callerAudioPackets": "\(report.peerAudioPackets)",
             "callerAudioLevel": "\(String(format: "%.1f", report.peerAudioLevel)) dBFS",
             "callerAudioFrequency": "\(report.peerAudioFrequency.map { "\(Int($0)) Hz" } ?? "-")",
+            "callerSpoke": "\(report.peerSpokeSeconds.map { String(format: "%.1f s", $0) } ?? "-")",
+            "callerAudioLevelPackets": "\(speech.measuredPackets)",
             "callerVideoFrames": "\(video.framesDecoded)", "callerVideoUndecodable": "\(video.undecodable)",
             "callerVideoDecoded": "\(peerVideo.decodes)",
             "videoPacketsReceived": "\(statistics.videoPacketsReceived)", "videoFramesReceived": "\(statistics.videoFramesReceived)",
@@ -273,7 +280,8 @@ final class WebRTCCallMedia: CallMediaSession {
             let decoder = decodesAudio ? try? OpusDecoder(sampleRate: 48_000, channels: 1) : nil
             for await item in peer.receivedMedia {
                 switch item {
-                case .audio(let packet):
+                case .audio(let packet, let level):
+                    if let level { meter.addIndicated(level.decibels, timestamp: packet.timestamp) }
                     if let claim { speaker.enqueue(sequenceNumber: packet.sequenceNumber, opus: packet.payload, claim: claim) }
                     if let decoder {
                         if let pcm = try? decoder.decode(packet.payload) { meter.add(pcm) }

@@ -78,6 +78,11 @@ public final class AgentMetrics: Sendable {
         self.framesDropped.increment(by: Int64(clamping: framesDropped))
     }
 
+    /// A party's media ended having carried audio levels (RFC 6464): how long that party spoke.
+    public func peerSpoke(seconds: Double) {
+        FloatingPointCounter(label: "intercom_caller_speech_seconds_total", factory: factory).increment(by: seconds)
+    }
+
     /// WHEP players holding a slot now (docs/whep.md), negotiating ones included.
     public func whepViewers(_ count: Int) { whepViewerCount.set(count) }
 

@@ -89,7 +89,7 @@ extension PeerConnection {
             inboundStatistics[packet.ssrc, default: ReceiveStatistics(ssrc: packet.ssrc, clockRate: media.clockRate)]
                 .received(packet, arrival: arrival)
             stats.audioPacketsReceived += 1
-            mediaSink.yield(.audio(packet))
+            mediaSink.yield(.audio(packet, level: media.audioLevelID.flatMap { AudioLevelIndication(packet: packet, id: $0) }))
         } else if let media = session.video, media.direction.receives, packet.payloadType == media.payloadType {
             inboundStatistics[packet.ssrc, default: ReceiveStatistics(ssrc: packet.ssrc, clockRate: media.clockRate)]
                 .received(packet, arrival: arrival)

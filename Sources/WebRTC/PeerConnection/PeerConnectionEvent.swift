@@ -32,8 +32,9 @@ public enum KeyframeRequestReason: String, Sendable, Equatable {
 
 /// Media received from the peer, on `PeerConnection.receivedMedia`.
 public enum ReceivedMedia: Sendable, Equatable {
-    /// One RTP packet of the negotiated audio payload type (Opus, RFC 7587: one Opus packet per RTP packet).
-    case audio(RTPPacket)
+    /// One RTP packet of the negotiated audio payload type (Opus, RFC 7587: one Opus packet per RTP packet),
+    /// with its sender's level when the audio-level extension (RFC 6464) was negotiated and present.
+    case audio(RTPPacket, level: AudioLevelIndication?)
     /// A VP8 frame reassembled from the negotiated video payload type (RFC 7741).
     case videoFrame(VP8Frame)
 }

@@ -15,6 +15,15 @@ public struct HeaderExtensionMap: Hashable, Sendable {
     /// Absolute send time, 6.18 fixed-point seconds; what Chrome's REMB estimator needs.
     public static let absoluteSendTimeURI = "http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time"
 
+    /// Client-to-mixer audio level (RFC 6464): the sender's level of each audio packet, so the receiver can
+    /// tell speech from silence without decoding. Audio sections only.
+    public static let audioLevelURI = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
+
+    /// Whether this extension belongs in a section of `kind` (audio level describes audio packets only).
+    public func applies(to kind: MediaKind) -> Bool {
+        uri != Self.audioLevelURI || kind == .audio
+    }
+
     /// The one-byte form (RFC 8285 §4.2) allows 1...14; 15 is reserved. We negotiate only that form.
     public static let allowedIDs: ClosedRange<UInt8> = 1...14
 

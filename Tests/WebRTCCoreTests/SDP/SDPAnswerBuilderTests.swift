@@ -43,12 +43,24 @@ struct SDPAnswerBuilderTests {
         #expect(video.direction == .sendonly)
     }
 
-    @Test("accepts only abs-send-time, under the offer's id")
+    @Test("accepts audio level (audio only) and abs-send-time, under the offer's ids; nothing else")
     func headerExtensions() throws {
         let answer = try answerToChromium()
-        for section in answer.media.prefix(2) {
-            #expect(section.headerExtensions == [HeaderExtensionMap(id: 2, uri: HeaderExtensionMap.absoluteSendTimeURI)])
+        #expect(answer.media[0].headerExtensions == [
+            HeaderExtensionMap(id: 1, uri: HeaderExtensionMap.audioLevelURI),
+            HeaderExtensionMap(id: 2, uri: HeaderExtensionMap.absoluteSendTimeURI),
+        ])
+        #expect(answer.media[1].headerExtensions == [HeaderExtensionMap(id: 2, uri: HeaderExtensionMap.absoluteSendTimeURI)])
+    }
+
+    @Test("audio level offered in a video section is not accepted there")
+    func audioLevelStaysInAudio() throws {
+        let offer = ChromiumOfferFixture.text { lines in
+            lines.map { $0 == "a=extmap:14 urn:ietf:params:rtp-hdrext:toffset" ? "a=extmap:9 \(HeaderExtensionMap.audioLevelURI)" : $0 }
         }
+        let video = try SDPAnswerBuilder.answer(
+            to: try SessionDescription(parsing: offer), local: Self.local, capabilities: .intercom()).media[1]
+        #expect(!video.headerExtensions.contains { $0.uri == HeaderExtensionMap.audioLevelURI })
     }
 
     @Test("rejects the data channel with port 0 and its formats")
@@ -151,7 +163,7 @@ struct SDPAnswerBuilderTests {
         #expect(!session.remoteEndOfCandidates)
         #expect(session.audio == NegotiatedMedia(
             mid: "0", payloadType: 111, clockRate: 48000, direction: .sendrecv, feedback: [], absoluteSendTimeID: 2,
-            remoteSSRCs: [ChromiumOfferFixture.audioSSRC]))
+            audioLevelID: 1, remoteSSRCs: [ChromiumOfferFixture.audioSSRC]))
         #expect(session.video == NegotiatedMedia(
             mid: "1", payloadType: 96, clockRate: 90000, direction: .sendonly,
             feedback: ["nack", "nack pli", "ccm fir", "goog-remb"], absoluteSendTimeID: 2,

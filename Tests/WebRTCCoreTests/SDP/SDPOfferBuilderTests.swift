@@ -16,6 +16,9 @@ struct SDPOfferBuilderTests {
         #expect(offer.media[1].payloads.map(\.payloadType) == [96])
         #expect(offer.media[1].direction == .sendonly)
         #expect(offer.media[1].headerExtensionID(for: HeaderExtensionMap.absoluteSendTimeURI) == 3)
+        // Audio level (RFC 6464) describes audio packets: offered in the audio section only.
+        #expect(offer.media[0].headerExtensionID(for: HeaderExtensionMap.audioLevelURI) == 1)
+        #expect(offer.media[1].headerExtensionID(for: HeaderExtensionMap.audioLevelURI) == nil)
         #expect(try SessionDescription(parsing: offer.serialized()) == offer)
     }
 
@@ -28,7 +31,7 @@ struct SDPOfferBuilderTests {
         ]
         let answerText = (["v=0", "o=- 99 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
             "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0"] + transport + [
-            "a=mid:0", "a=extmap:3 \(HeaderExtensionMap.absoluteSendTimeURI)", "a=sendrecv", "a=rtcp-mux",
+            "a=mid:0", "a=extmap:1 \(HeaderExtensionMap.audioLevelURI)", "a=extmap:3 \(HeaderExtensionMap.absoluteSendTimeURI)", "a=sendrecv", "a=rtcp-mux",
             "a=rtpmap:111 opus/48000/2", "a=fmtp:111 minptime=10;useinbandfec=1", "a=ssrc:77 cname:b",
             "m=video 9 UDP/TLS/RTP/SAVPF 96", "c=IN IP4 0.0.0.0"] + transport + [
             "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack pli",
@@ -38,6 +41,7 @@ struct SDPOfferBuilderTests {
         #expect(session.dtlsRole == .server)
         #expect(session.remoteICEUfrag == "Brws")
         #expect(session.audio?.absoluteSendTimeID == 3)
+        #expect(session.audio?.audioLevelID == 1)
         #expect(session.audio?.remoteSSRCs == [77])
         #expect(session.video?.direction == .sendonly)
         #expect(session.video?.feedback == ["nack pli", "goog-remb"])

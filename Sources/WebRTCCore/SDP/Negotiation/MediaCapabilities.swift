@@ -9,7 +9,8 @@ public struct MediaCapabilities: Hashable, Sendable {
     public var opus: RTPPayloadFormat
     /// VP8 (RFC 7741 §6) with the RTCP feedback Chromium honours; no RTX.
     public var vp8: RTPPayloadFormat
-    /// Only these URIs are accepted in answers. `transport-cc` is left out on purpose so Chrome sends REMB.
+    /// Only these URIs are accepted in answers, each in the sections it applies to. `transport-cc` is left out
+    /// on purpose so Chrome sends REMB; audio level (RFC 6464) tells the device when the caller speaks.
     public var headerExtensions: [HeaderExtensionMap]
     public var iceOptions: [String]
 
@@ -22,7 +23,10 @@ public struct MediaCapabilities: Hashable, Sendable {
         vp8: RTPPayloadFormat = RTPPayloadFormat(
             payloadType: 96, rtpmap: RTPMap(encodingName: "VP8", clockRate: 90000),
             feedback: ["nack", "nack pli", "ccm fir", "goog-remb"]),
-        headerExtensions: [HeaderExtensionMap] = [HeaderExtensionMap(id: 3, uri: HeaderExtensionMap.absoluteSendTimeURI)],
+        headerExtensions: [HeaderExtensionMap] = [
+            HeaderExtensionMap(id: 1, uri: HeaderExtensionMap.audioLevelURI),
+            HeaderExtensionMap(id: 3, uri: HeaderExtensionMap.absoluteSendTimeURI),
+        ],
         iceOptions: [String] = ["trickle"]
     ) {
         self.audioDirection = audioDirection

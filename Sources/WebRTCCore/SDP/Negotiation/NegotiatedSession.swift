@@ -17,6 +17,8 @@ public struct NegotiatedMedia: Hashable, Sendable {
     public var feedback: [String]
     /// The negotiated abs-send-time extension id, if any.
     public var absoluteSendTimeID: UInt8?
+    /// The negotiated audio-level extension id (RFC 6464), if any: the peer's packets carry their level.
+    public var audioLevelID: UInt8? = nil
     /// SSRCs the peer announced (`a=ssrc`); may be empty when it relies on the MID extension.
     public var remoteSSRCs: [UInt32]
 }
@@ -47,7 +49,8 @@ public struct NegotiatedSession: Hashable, Sendable {
                 let remoteFormat = theirs.payloads.first(where: { $0.payloadType == format.payloadType })
             else { continue }
             let absSendTime = ours.headerExtensionID(for: HeaderExtensionMap.absoluteSendTimeURI)
-            let negotiated = NegotiatedMedia(
+            let audioLevel = ours.headerExtensionID(for: HeaderExtensionMap.audioLevelURI)
+            var negotiated = NegotiatedMedia(
                 mid: mid, payloadType: format.payloadType, clockRate: clockRate,
                 direction: MediaDirection(
                     sends: ours.effectiveDirection.sends && theirs.effectiveDirection.receives,
@@ -56,6 +59,10 @@ public struct NegotiatedSession: Hashable, Sendable {
                 absoluteSendTimeID: theirs.headerExtensionID(for: HeaderExtensionMap.absoluteSendTimeURI) == absSendTime
                     ? absSendTime : nil,
                 remoteSSRCs: theirs.ssrcs)
+            // Both sides must name the same id (the answer copies the offer's, RFC 8285 §6).
+            if let audioLevel, theirs.headerExtensionID(for: HeaderExtensionMap.audioLevelURI) == audioLevel {
+                negotiated.audioLevelID = audioLevel
+            }
             if ours.kind == .audio, audio == nil { audio = negotiated }
             if ours.kind == .video, video == nil { video = negotiated }
             if transportSection == nil { transportSection = theirs }

@@ -62,7 +62,7 @@ public enum SDPAnswerBuilder {
             sends: wanted.sends && offeredDirection.receives, receives: wanted.receives && offeredDirection.sends)
         let acceptedURIs = Set(capabilities.headerExtensions.map(\.uri))
         let extensions = offered.headerExtensions
-            .filter { acceptedURIs.contains($0.uri) }
+            .filter { acceptedURIs.contains($0.uri) && $0.applies(to: offered.kind) }
             .map { HeaderExtensionMap(id: $0.id, uri: $0.uri) }
         return local.section(
             kind: offered.kind, mid: mid, format: format, direction: direction,

@@ -10,10 +10,12 @@ public enum SDPOfferBuilder {
         let transport = local.transport(setup: .actpass, iceOptions: capabilities.iceOptions)
         let audio = local.section(
             kind: .audio, mid: audioMid, format: capabilities.opus, direction: capabilities.audioDirection,
-            transport: transport, headerExtensions: capabilities.headerExtensions, reducedSize: true)
+            transport: transport, headerExtensions: capabilities.headerExtensions.filter { $0.applies(to: .audio) },
+            reducedSize: true)
         let video = local.section(
             kind: .video, mid: videoMid, format: capabilities.vp8, direction: capabilities.videoDirection,
-            transport: transport, headerExtensions: capabilities.headerExtensions, reducedSize: true)
+            transport: transport, headerExtensions: capabilities.headerExtensions.filter { $0.applies(to: .video) },
+            reducedSize: true)
         return SessionDescription(
             origin: local.origin, groups: [.bundle([audioMid, videoMid])], msidSemantic: "WMS \(local.streamID)",
             media: [audio, video])
