@@ -12,8 +12,10 @@ public struct TLSCredentials: Sendable {
 
     /// The leaf certificate's serial number, lowercase hex without leading zeros (what `openssl x509 -serial`
     /// prints, lowercased).
-    public var serialHex: String {
-        let hex = chain[0].serialNumber.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }
+    public var serialHex: String { Self.serialHex(chain[0]) }
+
+    public static func serialHex(_ certificate: NIOSSLCertificate) -> String {
+        let hex = certificate.serialNumber.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }
         let trimmed = hex.joined().drop { $0 == "0" }
         return trimmed.isEmpty ? "0" : String(trimmed)
     }
