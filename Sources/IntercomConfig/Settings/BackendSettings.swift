@@ -19,6 +19,9 @@ public struct BackendSettings: Sendable, Equatable {
     /// Hosts (besides `server_url`'s and `live_query_url`'s) whose signaling rooms the device may join: a call
     /// row names its room's `signalURL`, and joining hands that host the call's token.
     public var signalHosts: [String]
+    /// `ca_file`: a PEM bundle trusted besides the system's CAs for `https://` and `wss://` (a private CA,
+    /// or a self-signed server's certificate); nil: the system's CAs alone.
+    public var caFile: String?
 
     public static let defaultServerURL = URL(string: "http://127.0.0.1:1337/parse")!
 
@@ -29,6 +32,7 @@ public struct BackendSettings: Sendable, Equatable {
         clientKey = reader.text("client_key", maxLength: 200)
         requestTimeout = reader.duration("request_timeout", in: .seconds(1)...(.seconds(120))) ?? .seconds(10)
         signalHosts = (reader.stringArray("signal_hosts") ?? []).map { $0.lowercased() }
+        caFile = Self.caFile(reader, secrets: secrets)
         let username = reader.text("username", maxLength: 100)
         let passwordFile = reader.string("password_file")
         if let username {
@@ -48,6 +52,26 @@ public struct BackendSettings: Sendable, Equatable {
             login = .anonymous
         }
         reader.rejectUnknownKeys()
+    }
+
+    /// `ca_file`: an absolute path to a readable file holding at least one PEM certificate.
+    static func caFile(_ reader: ConfigReader, secrets: SecretResolver) -> String? {
+        guard let path = reader.string("ca_file") else { return nil }
+        guard path.hasPrefix("/") else {
+            reader.report("ca_file", "expected an absolute path, got \"\(path)\"")
+            return nil
+        }
+        guard secrets.checksFiles else { return path }
+        switch secrets.readFile(path) {
+        case .failure(let failure):
+            reader.report("ca_file", "cannot read \(path): \(failure.reason)")
+            return nil
+        case .success(let bytes) where !String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----"):
+            reader.report("ca_file", "\(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            return nil
+        case .success:
+            return path
+        }
     }
 
     /// Every host a call's `signalURL` may name: the backend's own and the configured `signal_hosts`.
