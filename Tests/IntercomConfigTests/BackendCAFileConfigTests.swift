@@ -1,3 +1,4 @@
+import Foundation
 import IntercomTestSupport
 import Testing
 @testable import IntercomConfig
@@ -28,6 +29,20 @@ struct BackendCAFileConfigTests {
         #expect(problemLines(load(minimalConfig + "ca_file = \"\(directory.path("notes.txt"))\"\n")) == [
             "intercom.toml:8: backend.ca_file: \(directory.path("notes.txt")) holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
         ])
+    }
+
+    @Test("https:// (so wss://) to an IP address is a problem naming the key; http:// and host names are fine")
+    func addressesOverTLS() throws {
+        let https = minimalConfig.replacingOccurrences(of: "http://127.0.0.1:1337", with: "https://192.0.2.10:8443")
+        let lines = problemLines(load(https))
+        #expect(lines.count == 1 && lines[0].hasPrefix("intercom.toml:7: backend.server_url: wss:// to an IP address (192.0.2.10)"),
+                "\(lines)")
+        let explicit = https + "live_query_url = \"wss://[::1]:8443/parse\"\n"
+        #expect(problemLines(load(explicit)).first?.hasPrefix("intercom.toml:8: backend.live_query_url: wss:// to an IP address") == true,
+                "\(problemLines(load(explicit)))")
+        #expect(problemLines(load(https + "live_query_url = \"wss://intercom.example.org/parse\"\n")).isEmpty)
+        #expect(problemLines(load(minimalConfig.replacingOccurrences(of: "http://127.0.0.1", with: "https://intercom.example.org"))).isEmpty)
+        #expect(problemLines(load(minimalConfig)).isEmpty)
     }
 
     @Test("overlays checked away from the device do not read ca_file")

@@ -28,6 +28,11 @@ public struct BackendSettings: Sendable, Equatable {
     init(_ reader: ConfigReader, secrets: SecretResolver) {
         serverURL = reader.url("server_url", schemes: ["http", "https"], required: true) ?? Self.defaultServerURL
         liveQueryURL = reader.url("live_query_url", schemes: ["ws", "wss"]) ?? Self.webSocketURL(for: serverURL)
+        if liveQueryURL.scheme?.lowercased() == "wss", let host = liveQueryURL.host, Self.isIPAddress(host) {
+            reader.report(reader.contains("live_query_url") ? "live_query_url" : "server_url",
+                          "wss:// to an IP address (\(host)) cannot be verified by the agent's WebSocket client (it sends "
+                          + "the host as TLS SNI, which is refused for an address): use a host name from the server's certificate")
+        }
         applicationID = reader.text("application_id", maxLength: 200) ?? "intercom"
         clientKey = reader.text("client_key", maxLength: 200)
         requestTimeout = reader.duration("request_timeout", in: .seconds(1)...(.seconds(120))) ?? .seconds(10)
@@ -52,6 +57,14 @@ public struct BackendSettings: Sendable, Equatable {
             login = .anonymous
         }
         reader.rejectUnknownKeys()
+    }
+
+    /// A literal IPv4 or IPv6 address (`192.0.2.1`, `::1`, `[::1]`), not a name.
+    static func isIPAddress(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 
     /// `ca_file`: an absolute path to a readable file holding at least one PEM certificate.
