@@ -22,7 +22,7 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # underscores) that calls `passed_checks N` or `failed_stage LABEL`.
 STAGES=(
     "build|-|swift build --build-tests (fails on any compiler warning in Sources/ or Tests/)"
-    "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
+    "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit, HummingbirdTLS or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
     "unit|tests|swift test on the host (the gpio-sim, vivid, vimc and snd-aloop tests run in the harness-tests stage)"
     "security|bin|security: a real intercom-server attacked over real sockets (viewer roles in the relay, LiveQuery after logout, signalURL vs Host, malformed HTTP, 1,500 idle connections, query cost limits, proxies and the master key)"
     "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server; the Visits view against intercomd run)"
