@@ -2,7 +2,8 @@
 """HTTPS served by intercom-server itself (issue #20 item 3), end to end.
 
 Makes a throwaway CA and two server certificates for 127.0.0.1 with the openssl CLI (serials 5001, 5002),
-starts intercom-server with INTERCOM_TLS_CERT_FILE/INTERCOM_TLS_KEY_FILE, then checks: GET /parse/health over
+checks that a missing key, a non-PEM certificate and a mismatched key each stop intercom-server with exit 1
+and one line naming the file, starts it with INTERCOM_TLS_CERT_FILE/INTERCOM_TLS_KEY_FILE, then checks: GET /parse/health over
 TLS trusting the CA (python ssl) shows serial 5001; plain HTTP to the port is not served; `intercomd run`
 with server_url https://… and [backend] ca_file logs in and subscribes to LiveQuery over wss://; headless
 Chromium (--ignore-certificate-errors: the throwaway CA is not in its NSS store) loads https://127.0.0.1:PORT/,
@@ -116,6 +117,22 @@ def run(server_bin, intercomd_bin):
         cert, key = os.path.join(workdir, "server.pem"), os.path.join(workdir, "server.key")
         shutil.copy(issued["5001"][0], cert)
         shutil.copy(issued["5001"][1], key)
+        # Files it cannot serve: exit 1 with one line naming the file, before listening.
+        garbage = os.path.join(workdir, "garbage.pem")
+        with open(garbage, "w", encoding="utf-8") as f:
+            f.write("not PEM\n")
+        missing = os.path.join(workdir, "missing.key")
+        for label, bad_cert, bad_key, named in (
+                ("a missing key file", cert, missing, missing), ("a certificate file that is not PEM", garbage, key, garbage),
+                ("a key that does not match the certificate", cert, issued["5002"][1], issued["5002"][1])):
+            refused = subprocess.run([server_bin, "--listen", "127.0.0.1:0", "--database", os.path.join(workdir, "refused.sqlite")],
+                                     capture_output=True, text=True, timeout=30, env=dict(
+                                         os.environ, INTERCOM_TLS_CERT_FILE=bad_cert, INTERCOM_TLS_KEY_FILE=bad_key))
+            lines = refused.stderr.strip().splitlines()
+            checks.check(f"intercom-server refuses {label}: exit 1, one line naming the file",
+                         refused.returncode == 1 and len(lines) == 1 and named in lines[0] and "listening" not in refused.stdout,
+                         f"exit {refused.returncode}: {refused.stderr.strip()[:200]}")
+
         # The agent and the page use the name `localhost` (in the certificate next to IP:127.0.0.1): the agent's
         # WebSocket client (WSClient) sends the URL's host as SNI, which NIOSSL refuses for an IP address.
         port = free_port()
