@@ -10,7 +10,7 @@ Chromium (--ignore-certificate-errors: the throwaway CA is not in its NSS store)
 is a secure context, signs in and calls the device; the call connects (first video frame decoded) and the
 device received the caller's fake microphone (callerAudioPackets > 0). Then the files are replaced with the
 second certificate and the server gets SIGHUP: a new TLS connection sees serial 5002 and the server kept
-running; a broken certificate file and another SIGHUP log an error naming the file and 5002 is still served.
+running, while a connection opened before keeps 5001 and is still served; a broken certificate file and another SIGHUP log an error naming the file and 5002 is still served.
 
 Usage: https_test.py [--server BIN] [--intercomd BIN]. Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN,
 HTTPS_TEST_KEEP=1 keeps the logs.
@@ -90,6 +90,23 @@ def plain_get(port):
         except (ConnectionResetError, socket.timeout):
             pass
     return answer
+
+
+def kept_request(tls, port):
+    """One keep-alive GET /parse/health on an open TLS socket: the status line (the body ends with `}`)."""
+    tls.sendall(f"GET /parse/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    answer = b""
+    while not answer.endswith(b"}") and (chunk := tls.recv(4096)):
+        answer += chunk
+    return answer.split(b"\r\n", 1)[0].decode(errors="replace")
+
+
+def open_kept(port, ca):
+    """A TLS connection that has answered one keep-alive request and stays open."""
+    context = ssl.create_default_context(cafile=ca)
+    tls = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1")
+    kept_request(tls, port)
+    return tls
 
 
 def served_serial(port, ca):
@@ -210,7 +227,9 @@ def run(server_bin, intercomd_bin):
         checks.check("the device received the caller's fake microphone", heard and int(heard.group(1)) > 0,
                      media.group(0) if media else "no 'call media ended' line")
 
-        # Reload: new files in place, SIGHUP, and new connections see the new certificate.
+        # Reload: new files in place, SIGHUP, and new connections see the new certificate; one opened before
+        # keeps its own and is still served.
+        kept = open_kept(port, ca)
         shutil.copy(issued["5002"][0], cert)
         shutil.copy(issued["5002"][1], key)
         server.process.send_signal(signal.SIGHUP)
@@ -218,6 +237,11 @@ def run(server_bin, intercomd_bin):
         checks.check("after SIGHUP a new TLS connection sees the new certificate (serial 5002), no restart",
                      swapped and server.process.poll() is None and server.pid == server.process.pid,
                      f"serial {served_serial(port, ca)}, server {'running' if server.process.poll() is None else 'exited'}")
+        kept_serial = kept.getpeercert()["serialNumber"].lower().lstrip("0")
+        kept_status = kept_request(kept, port)
+        kept.close()
+        checks.check("a connection opened before the reload keeps serial 5001 and is still served",
+                     kept_serial == "5001" and kept_status.startswith("HTTP/1.1 200"), f"serial {kept_serial}, {kept_status}")
         since = server.mark()
         with open(cert, "w", encoding="utf-8") as f:
             f.write("not a certificate\n")
