@@ -22,10 +22,11 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # underscores) that calls `passed_checks N` or `failed_stage LABEL`.
 STAGES=(
     "build|-|swift build --build-tests (fails on any compiler warning in Sources/ or Tests/)"
-    "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
+    "binary-contents|bin|intercomd links no IntercomServer, GRDB, JWTKit, HummingbirdTLS or libsqlite3 (nm, readelf), and the same check finds them in intercom-server"
     "unit|tests|swift test on the host (the gpio-sim, vivid, vimc and snd-aloop tests run in the harness-tests stage)"
     "security|bin|security: a real intercom-server attacked over real sockets (viewer roles in the relay, LiveQuery after logout, signalURL vs Host, malformed HTTP, 1,500 idle connections, query cost limits, proxies and the master key)"
     "browser|bin|web caller in headless Chromium (two browsers call each other through intercom-server; the Visits view against intercomd run)"
+    "https|bin|HTTPS served by intercom-server itself: a throwaway CA (openssl), the web caller in headless Chromium over https:// calls intercomd run (server_url https://, [backend] ca_file; the device hears the page's microphone), then the certificate replaced and reloaded with SIGHUP (new serial on new connections, a broken file keeps the old one)"
     "interop|bin|WebRTC interop: headless Chromium plays intercom-dev webrtc-send's VP8 + Opus (ICE, DTLS-SRTP) and sends its microphone"
     "e2e|bin|end to end: the web caller in headless Chromium calls intercomd demo (auto answer, door, metrics, 10-call first-frame benchmark; accept, hangup and call buttons)"
     "soak|bin|soak: 200 calls from the web caller in headless Chromium to intercomd run (row created → first frame p50/p95, agent RSS and fds)"
@@ -218,6 +219,7 @@ stage_unit() {
 # Real-browser stages: headless Chromium (Debian's chromium + chromium-driver) drives the web caller and
 # plays the device's WebRTC stream. Each script prints one line per check and "N passed, M failed".
 stage_browser() { checks_stage "web caller (Chromium)" browser.log bash Tests/browser/run.sh "${binary_flags[@]}"; }
+stage_https() { checks_stage "HTTPS and certificate reload (Chromium)" https.log bash Tests/https/run.sh "${binary_flags[@]}"; }
 stage_interop() { checks_stage "WebRTC interop (Chromium)" interop.log bash Tests/webrtc-interop/run.sh "${binary_flags[@]}" --dev "$dev"; }
 stage_e2e() { checks_stage "end-to-end demo call (Chromium)" e2e.log bash Tests/e2e/run.sh "${binary_flags[@]}"; }
 stage_soak() { checks_stage "soak: 200 calls (Chromium)" soak.log bash Tests/soak/run.sh "${binary_flags[@]}"; }

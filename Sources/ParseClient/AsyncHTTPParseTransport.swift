@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import ParseWire
+import Synchronization
 
 /// `ParseHTTPTransport` on async-http-client, with a bounded deadline per attempt and a bounded body.
 public struct AsyncHTTPParseTransport: ParseHTTPTransport {
@@ -14,8 +16,27 @@ public struct AsyncHTTPParseTransport: ParseHTTPTransport {
         self.client = client
     }
 
+    /// A transport trusting `trust` besides the system's roots: the shared client, or (with a `ca_file`)
+    /// one client per CA file for the process.
+    public init(trust: BackendTrust) {
+        self.init(client: trust.caFile == nil ? Self.sharedClient : Self.client(trusting: trust))
+    }
+
     /// One client for the process (never shut down, like `HTTPClient.shared`).
     public static let sharedClient = makeClient()
+
+    /// Clients that trust a CA file, made once per file and never shut down (like `sharedClient`).
+    private static let trustingClients = Mutex<[String: HTTPClient]>([:])
+
+    static func client(trusting trust: BackendTrust) -> HTTPClient {
+        trustingClients.withLock { clients in
+            let key = trust.caFile ?? ""
+            if let client = clients[key] { return client }
+            let client = makeClient(tlsConfiguration: trust.tlsConfiguration)
+            clients[key] = client
+            return client
+        }
+    }
 
     /// A client that fails a refused connection at once instead of re-trying it until the request deadline
     /// (`ParseRESTClient` owns the retry policy, the presence loop its own backoff, so an outage is noticed and
@@ -23,8 +44,9 @@ public struct AsyncHTTPParseTransport: ParseHTTPTransport {
     /// connection returned last, so a surplus connection (two requests at once in a call) idles out after
     /// `idleTimeout`; across two loops the pool alternates between connections per loop, and the heartbeat
     /// and the safety poll kept a second one alive for good.
-    public static func makeClient(idleTimeout: TimeAmount = .seconds(60)) -> HTTPClient {
+    public static func makeClient(idleTimeout: TimeAmount = .seconds(60), tlsConfiguration: TLSConfiguration? = nil) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
+        configuration.tlsConfiguration = tlsConfiguration
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.idleTimeout = idleTimeout
         configuration.timeout.connect = .seconds(5)

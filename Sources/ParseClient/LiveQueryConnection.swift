@@ -27,6 +27,7 @@ public actor LiveQueryConnection {
     private let eventSink: AsyncStream<Event>.Continuation
     private let url: String
     private let pingInterval: Duration
+    private let trust: BackendTrust
     private let logger: Logger
     private var core: LiveQueryClient
     private var random = SystemRandomNumberGenerator()
@@ -40,9 +41,12 @@ public actor LiveQueryConnection {
     /// - Parameters:
     ///   - url: `ws(s)://host:port/parse` (the server URL with http→ws, as the SDKs derive it).
     ///   - pingInterval: the WebSocket ping period; a socket is closed when a ping is unanswered at the next.
+    ///   - trust: the CAs a `wss://` server's certificate is checked against.
     public init(url: String, configuration: LiveQueryClient.Configuration, subscriptions: [LiveQuerySubscription],
-                pingInterval: Duration = LiveQueryConnection.defaultPingInterval, logger: Logger) {
+                pingInterval: Duration = LiveQueryConnection.defaultPingInterval, trust: BackendTrust = BackendTrust(),
+                logger: Logger) {
         self.url = url
+        self.trust = trust
         self.pingInterval = pingInterval
         self.logger = logger
         core = LiveQueryClient(configuration: configuration, subscriptions: subscriptions)
@@ -88,7 +92,7 @@ public actor LiveQueryConnection {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: LiveQueryServerFrame.maxFrameBytes, autoPing: .enabled(timePeriod: pingInterval))
         do {
-            let closed = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+            let closed = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: trust.tlsConfiguration, logger: logger) {
                 inbound, outbound, _ in
                 _ = try await self.perform(self.feed(.socketOpened), on: outbound)
                 for try await message in inbound.messages(maxSize: LiveQueryServerFrame.maxFrameBytes) {

@@ -26,14 +26,17 @@ public actor SignalingConnection {
     private let url: String
     private let token: String
     private let name: String?
+    private let trust: BackendTrust
     private let logger: Logger
     private var outbox: AsyncStream<String>.Continuation?
     private var finished = false
     private var runner: Task<Void, Never>?
     private var sawJoined = false
 
-    public init(url: String, token: String, name: String?, logger: Logger) {
+    /// `trust`: the CAs a `wss://` server's certificate is checked against.
+    public init(url: String, token: String, name: String?, trust: BackendTrust = BackendTrust(), logger: Logger) {
         self.url = url
+        self.trust = trust
         self.token = token
         self.name = name
         self.logger = logger
@@ -89,7 +92,7 @@ public actor SignalingConnection {
             maxFrameSize: SignalingFrame.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(15)))
         sawJoined = false
         do {
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: trust.tlsConfiguration, logger: logger) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await text in stream { try await outbound.writeTextMessage(text) }

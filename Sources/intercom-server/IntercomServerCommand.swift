@@ -19,7 +19,8 @@ struct IntercomServerCommand: AsyncParsableCommand {
             INTERCOM_TURN_URLS, INTERCOM_TURN_SECRET, INTERCOM_HEARTBEAT_SECONDS, INTERCOM_RING_SECONDS, \
             INTERCOM_TOKEN_SECONDS, INTERCOM_RATE_LIMIT (perSecond/burst or off), INTERCOM_MAX_VIEWERS, INTERCOM_WEB_ROOT, \
             INTERCOM_PUBLIC_URL, INTERCOM_TRUSTED_PROXIES and INTERCOM_MASTER_KEY_IPS (CIDRs), INTERCOM_MAX_CONNECTIONS, \
-            INTERCOM_IDLE_TIMEOUT_SECONDS. Limits and the proxy setup: docs/backend.md, "Security model".
+            INTERCOM_IDLE_TIMEOUT_SECONDS, INTERCOM_TLS_CERT_FILE and INTERCOM_TLS_KEY_FILE (HTTPS; SIGHUP reloads them). \
+            Limits and the proxy setup: docs/backend.md, "Security model"; HTTPS: docs/deployment.md.
             """,
         version: IntercomVersion.current
     )
@@ -59,10 +60,19 @@ struct IntercomServerCommand: AsyncParsableCommand {
         configuration.port = port
         if let database { configuration.databasePath = database }
 
+        // A certificate that cannot be served is one line and exit 1, before anything starts.
+        let certificate: ServerCertificate?
+        do {
+            certificate = try configuration.tls.map { files throws(TLSCredentialsError) in try ServerCertificate(files: files) }
+        } catch {
+            FileHandle.standardError.write(Data("intercom-server: TLS: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+
         LoggingBootstrap.bootstrap(level: level)
         let logger = Logger(label: "intercom-server")
         let backend = try await IntercomBackend(configuration: configuration, logger: logger)
-        let application = ServerApplication.make(backend: backend, logger: logger) { boundPort in
+        let application = ServerApplication.make(backend: backend, logger: logger, certificate: certificate) { boundPort in
             // One line on stdout that scripts and tests wait for (the port matters with --listen HOST:0).
             FileHandle.standardOutput.write(Data("intercom-server listening on \(host):\(boundPort ?? port)\n".utf8))
         }

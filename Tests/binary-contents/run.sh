@@ -1,7 +1,8 @@
 #!/bin/sh
 # What the device binary links: `intercomd` runs on the device and must carry none of the backend — no
-# IntercomServer, GRDB or JWTKit code and no libsqlite3 of its own (issue #15). Reads the binaries' symbol
-# tables (nm) and the libraries they link directly (readelf -d: NEEDED). `ldd` also lists what system
+# IntercomServer, GRDB, JWTKit or HummingbirdTLS (the server's TLS listener) code and no libsqlite3 of its own
+# (issue #15). NIOSSL itself is in both: the agent's async-http-client and WebSocket client are TLS clients.
+# Reads the binaries' symbol tables (nm) and the libraries they link directly (readelf -d: NEEDED). `ldd` also lists what system
 # libraries load in turn: on Debian 12 libnice → libgupnp-igd → libsoup-3.0 loads libsqlite3 into intercomd,
 # which is the system libnice's business, not a link of ours; the check says so when it sees it.
 # The same checks run on `intercom-server`, where every one of them must find what it looks for: a check that
@@ -25,7 +26,7 @@ check() {  # check NAME COMMAND...: PASS when COMMAND succeeds
 
 # Swift symbols name their module length-prefixed in the mangling: `$s4GRDB8DatabaseC…`, `…6JWTKit…`,
 # `…14IntercomServer…`. A digit before the count would make it another name (`14GRDB…` is not `4GRDB`).
-modules="GRDB JWTKit IntercomServer"
+modules="GRDB JWTKit IntercomServer HummingbirdTLS"
 module_pattern() { printf '(^|[^0-9])%s%s' "${#1}" "$1"; }
 
 work=$(mktemp -d)

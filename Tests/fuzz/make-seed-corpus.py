@@ -156,6 +156,11 @@ for target in ("FuzzTOML", "FuzzConfig"):
     write(target, "full.toml", FULL)
     write(target, "gpio.toml", GPIO)
     write(target, "invalid.toml", INVALID)
+# [backend] over TLS: an https server_url with a host name and ca_file (issue #20), and one with an address.
+TLS = MINIMAL.replace('server_url = "http://127.0.0.1:1337/parse"',
+                      'server_url = "https://intercom.example.org:8443/parse"\nca_file = "/etc/intercom/ca.pem"')
+write("FuzzConfig", "tls.toml", TLS)
+write("FuzzConfig", "tls-address.toml", TLS.replace("intercom.example.org", "192.0.2.10"))
 write("FuzzTOML", "features.toml", TOML_FEATURES)
 write("FuzzTOML", "bom-crlf.toml", "\ufeff" + MINIMAL.replace("\n", "\r\n"))
 

@@ -10,6 +10,9 @@ import ParseWire
 /// calls back here on 209 for exactly one re-login per request.
 public actor BackendSession {
     public let client: ParseRESTClient
+    /// The CAs the backend's `https://` and `wss://` certificates are checked against (`[backend] ca_file`):
+    /// the REST client's, and the LiveQuery and signaling sockets'.
+    public nonisolated let trust: BackendTrust
     private let login: BackendSettings.Login
     private let store: StateStore
     private var identity: DeviceIdentity
@@ -24,19 +27,21 @@ public actor BackendSession {
     /// `identityUnsaved`: the identity could not be written at start-up (a full or read-only disk);
     /// `saveIdentityIfUnsaved()` tries again.
     public init(settings: BackendSettings, identity: DeviceIdentity, store: StateStore, logger: Logger,
-                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy(),
+                transport: (any ParseHTTPTransport)? = nil, policy: RetryPolicy = RetryPolicy(),
                 identityUnsaved: SystemCallError? = nil) {
+        let trust = BackendTrust(caFile: settings.caFile)
         self.init(serverURL: settings.serverURL.absoluteString, applicationId: settings.applicationID,
                   clientKey: settings.clientKey, login: settings.login, requestTimeout: settings.requestTimeout,
-                  identity: identity, store: store, logger: logger, transport: transport, policy: policy,
-                  identityUnsaved: identityUnsaved)
+                  identity: identity, store: store, logger: logger, transport: transport ?? AsyncHTTPParseTransport(trust: trust),
+                  trust: trust, policy: policy, identityUnsaved: identityUnsaved)
     }
 
     public init(serverURL: String, applicationId: String, clientKey: String?, login: BackendSettings.Login,
                 requestTimeout: Duration, identity: DeviceIdentity, store: StateStore, logger: Logger,
-                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), policy: RetryPolicy = RetryPolicy(),
-                identityUnsaved: SystemCallError? = nil) {
+                transport: any ParseHTTPTransport = AsyncHTTPParseTransport(), trust: BackendTrust = BackendTrust(),
+                policy: RetryPolicy = RetryPolicy(), identityUnsaved: SystemCallError? = nil) {
         unsavedIdentity = identityUnsaved
+        self.trust = trust
         var key = ParseClientSettings.Key.none
         if let clientKey { key = .client(clientKey) }
         client = ParseRESTClient(

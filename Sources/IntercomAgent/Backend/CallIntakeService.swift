@@ -49,7 +49,7 @@ public struct CallIntakeService: Service {
             url: liveQueryURL,
             configuration: LiveQueryClient.Configuration(applicationId: applicationId, clientKey: clientKey,
                                                          sessionToken: token, installationId: installationId),
-            subscriptions: [.incomingCalls(receiverID: userID)], logger: logger)
+            subscriptions: [.incomingCalls(receiverID: userID)], trust: session.trust, logger: logger)
         await session.onTokenChange { token in await liveQuery.sessionTokenChanged(token) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await liveQuery.run() }

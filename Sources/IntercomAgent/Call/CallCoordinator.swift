@@ -31,6 +31,8 @@ public actor CallCoordinator {
     private let status: AgentStatusBoard?
     private let deviceTitle: String
     private let allowedSignalHosts: Set<String>?
+    /// The CAs a room's `wss://` signaling server is checked against (the backend's `ca_file`).
+    private let trust: BackendTrust
     private let metrics: AgentMetrics?
     private let visits: VisitorLog?
     private let observer: (any CallObserver)?
@@ -62,6 +64,7 @@ public actor CallCoordinator {
         self.sendsAudio = sendsAudio
         self.observer = observer
         machine = CallStateMachine(policy: policy)
+        trust = session.trust
         placer = OutgoingCallPlacer(session: session, deviceTitle: deviceTitle, location: status?.location)
         self.mediaFactory = mediaFactory
         self.indicators = indicators
@@ -367,7 +370,7 @@ public actor CallCoordinator {
             post(.machine(.signal(sessionID: sessionID, .sessionError("no token for this call"))))
             return
         }
-        let socket = SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, logger: logger)
+        let socket = SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, trust: trust, logger: logger)
         let number = number()
         rooms[sessionID]?.joined(socket, number: number)
         // The socket's events become inbox inputs, tagged with the socket's number.

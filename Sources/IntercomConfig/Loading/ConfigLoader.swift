@@ -69,7 +69,7 @@ public struct ConfigLoader: Sendable {
 
     func secretResolver() -> SecretResolver {
         if !checksSecretFiles {
-            return SecretResolver(credentialsDirectory: environment["CREDENTIALS_DIRECTORY"] ?? "/run/credentials") { _ in
+            return SecretResolver(credentialsDirectory: environment["CREDENTIALS_DIRECTORY"] ?? "/run/credentials", checksFiles: false) { _ in
                 .success(Array("unchecked".utf8))
             }
         }

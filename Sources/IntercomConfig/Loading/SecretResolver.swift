@@ -3,6 +3,8 @@
 struct SecretResolver {
     /// `$CREDENTIALS_DIRECTORY`, set by systemd for units with `LoadCredential=`.
     var credentialsDirectory: String?
+    /// false for `intercomd provision`'s overlays, whose files live on the device: nothing is read.
+    var checksFiles = true
     /// Reads a file; returns the bytes or a human reason (e.g. "Permission denied (errno 13)").
     var readFile: (String) -> Result<[UInt8], SecretReadFailure>
 

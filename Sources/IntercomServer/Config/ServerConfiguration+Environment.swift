@@ -21,6 +21,7 @@
 /// | `INTERCOM_MASTER_KEY_IPS` | comma-separated CIDRs that may use the master key (default loopback) |
 /// | `INTERCOM_MAX_CONNECTIONS` | connections served at once (default: open-file limit − 64) |
 /// | `INTERCOM_IDLE_TIMEOUT_SECONDS` | a connection silent this long is closed (default 60) |
+/// | `INTERCOM_TLS_CERT_FILE`, `INTERCOM_TLS_KEY_FILE` | serve HTTPS with these PEM files (both or neither) |
 extension ServerConfiguration {
     public mutating func apply(environment: [String: String]) throws(ServerConfigurationError) {
         func value(_ name: String) -> String? {
@@ -62,6 +63,9 @@ extension ServerConfiguration {
         }
         if let cap = try seconds("INTERCOM_MAX_CONNECTIONS", in: 16...1_000_000) { connectionLimits.maxConnections = Int(cap) }
         if let idle = try seconds("INTERCOM_IDLE_TIMEOUT_SECONDS", in: 1...86_400) { connectionLimits.idleTimeoutSeconds = idle }
+        if let files = try TLSFiles.pair(
+            certificate: value("INTERCOM_TLS_CERT_FILE"), key: value("INTERCOM_TLS_KEY_FILE"),
+            certificateName: "INTERCOM_TLS_CERT_FILE", keyName: "INTERCOM_TLS_KEY_FILE") { tls = files }
     }
 
     /// CIDR blocks or addresses (`10.0.0.0/8`, `::1`).

@@ -37,6 +37,8 @@ import IntercomConfig
 /// files_directory = "/var/lib/intercom-server/files"        # default: <database>.files
 /// max_file_bytes = 2097152                                  # largest snapshot upload
 /// call_log_retention_days = 30                              # 0: keep the visitor log forever
+/// tls_cert_file = "/etc/intercom-server/tls/fullchain.pem"  # HTTPS: certificate (+ chain), PEM; both or neither
+/// tls_key_file = "/etc/intercom-server/tls/privkey.pem"     # its private key, PEM; SIGHUP reloads both
 /// ```
 extension ServerConfiguration {
     static let fileKeys: Set<String> = [
@@ -45,6 +47,7 @@ extension ServerConfiguration {
         "token_seconds", "rate_limit", "max_viewers", "web_root", "public_url", "trusted_proxies", "master_key_ips",
         "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_list_items", "max_where_bytes",
         "max_where_depth", "max_subscriptions", "query_time_budget_ms", "files_directory", "max_file_bytes", "call_log_retention_days",
+        "tls_cert_file", "tls_key_file",
     ]
 
     /// Applies `path`; returns the `listen` value, which the command line owns.
@@ -169,6 +172,14 @@ extension ServerConfiguration {
         if let value = string("files_directory") { filesDirectory = value }
         if let value = integer("max_file_bytes", in: 1024...(64 << 20)) { maxFileBytes = Int(value) }
         if let value = integer("call_log_retention_days", in: 0...36_500) { callLogRetentionDays = value }
+        let certificateFile = string("tls_cert_file")
+        let keyFile = string("tls_key_file")
+        do {
+            if let files = try TLSFiles.pair(certificate: certificateFile, key: keyFile,
+                                             certificateName: "tls_cert_file", keyName: "tls_key_file") { tls = files }
+        } catch {
+            report(certificateFile == nil ? "tls_key_file" : "tls_cert_file", error.message)
+        }
         let listen = string("listen")
         guard problems.isEmpty else { throw ServerConfigurationError(problems.joined(separator: "\n")) }
         return listen

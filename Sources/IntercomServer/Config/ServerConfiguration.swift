@@ -5,6 +5,8 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 1337
     public var databasePath = "./intercom-server.sqlite"
+    /// Serve HTTPS (and WSS) with these PEM files; nil: plain HTTP (behind a TLS proxy, or on loopback).
+    public var tls: TLSFiles?
 
     // ── Parse headers (parse-wire.md §1) ──
     public var applicationId = "intercom"
@@ -86,7 +88,8 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The `signalURL` every call row and viewer token carries: `signalURL`, else `publicURL` with
-    /// http→ws, else the listen address (a wildcard listen address stands for loopback).
+    /// http→ws, else the listen address (a wildcard listen address stands for loopback), `wss://` when
+    /// the server itself serves TLS.
     func advertisedSignalURL(boundPort: Int?) -> String {
         if let signalURL { return signalURL }
         if let publicURL {
@@ -101,7 +104,7 @@ public struct ServerConfiguration: Sendable {
         case "::": "[::1]"
         default: host.contains(":") ? "[\(host)]" : host
         }
-        return "ws://\(host):\(boundPort ?? port)/signal"
+        return "\(tls == nil ? "ws" : "wss")://\(host):\(boundPort ?? port)/signal"
     }
 
     public static let tokenLifetimeLimitSeconds: Int64 = 86_400

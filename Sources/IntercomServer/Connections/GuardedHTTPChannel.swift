@@ -2,11 +2,13 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Hummingbird's HTTP/1 + WebSocket child channel with `ConnectionGuardHandler` (cap, head deadline, idle
-/// timeout) in front and `MalformedRequestHandler` right after the request decoder. A connection whose task is
-/// cancelled (the end of `ServerLifecycle.shutdownGrace`) is closed: Hummingbird's HTTP/1 handler would
-/// otherwise keep waiting for a half-sent request until the header deadline.
+/// timeout) in front and `MalformedRequestHandler` right after the request decoder. Under HTTPS the guard
+/// goes right after the TLS handler: it reads request heads, which only exist once decrypted. A connection
+/// whose task is cancelled (the end of `ServerLifecycle.shutdownGrace`) is closed: Hummingbird's HTTP/1
+/// handler would otherwise keep waiting for a half-sent request until the header deadline.
 struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -19,10 +21,12 @@ struct GuardedHTTPChannel<Inner: ServerChildChannel>: ServerChildChannel {
         let limits = limits
         return channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
+            let position: ChannelPipeline.SynchronousOperations.Position =
+                if let tls = try? operations.handler(type: NIOSSLServerHandler.self) { .after(tls) } else { .first }
             try operations.addHandlers(
                 [IdleStateHandler(readTimeout: .seconds(limits.idleTimeoutSeconds)),
                  ConnectionGuardHandler(counter: counter, headerTimeout: .seconds(limits.headerTimeoutSeconds))],
-                position: .first)
+                position: position)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import NIOCore
 import HummingbirdWebSocket
 import Logging
@@ -9,9 +10,11 @@ import ServiceLifecycle
 /// (parse-wire.md), LiveQuery as a WebSocket on `/parse`, session signaling on `/signal`, and the web
 /// caller's static files at `/`.
 public enum ServerApplication {
-    /// - Parameter sweeping: run the expiry sweeper as a service (tests that drive it by hand turn it off).
+    /// - Parameters:
+    ///   - sweeping: run the expiry sweeper as a service (tests that drive it by hand turn it off).
+    ///   - certificate: serve HTTPS with it (and reload it on SIGHUP); nil: plain HTTP.
     public static func make(
-        backend: IntercomBackend, logger: Logger, sweeping: Bool = true,
+        backend: IntercomBackend, logger: Logger, sweeping: Bool = true, certificate: ServerCertificate? = nil,
         onServerRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var services: [any Service] = [
@@ -19,6 +22,10 @@ public enum ServerApplication {
             SessionRevalidationService(revalidator: backend.sessionRevalidator),
         ]
         if sweeping { services.append(SweeperService(sweeper: backend.sweeper)) }
+        if let certificate {
+            services.append(CertificateReloadService(certificate: certificate, logger: logger))
+            logger.info("serving HTTPS with \(certificate.credentials.files.certificateFile): \(certificate.credentials.summary)")
+        }
         let webSocketSettings = WebSocketServerConfiguration(
             maxFrameSize: LiveQueryFrameLimit.bytes,
             // parse-server pings every 10 s and drops a socket that missed the previous pong.
@@ -37,12 +44,15 @@ public enum ServerApplication {
                                             maxHeaderListSize: limits.maxHeaderBytes,
                                             maxHeaderFieldCount: limits.maxHeaderCount))
         let webSocketResponder = webSocketRouter(backend: backend).buildResponder()
+        let tlsConfiguration = certificate?.tlsConfiguration
         let server = HTTPServerBuilder { responder in
-            GuardedHTTPChannel(
+            let guarded = GuardedHTTPChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(http1: http1, ws: webSocketSettings)),
                 counter: counter, limits: limits)
+            guard let tlsConfiguration else { return guarded }
+            return try TLSChannel(guarded, tlsConfiguration: tlsConfiguration)
         }
         return Application(
             router: router(backend: backend, logger: logger),

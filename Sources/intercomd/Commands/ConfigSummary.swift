@@ -6,7 +6,8 @@ enum ConfigSummary {
         let identity = configuration.identity
         var lines = [
             "device \"\(identity.title)\" at \(identity.latitude), \(identity.longitude)",
-            "backend \(configuration.backend.serverURL.absoluteString) as " + login(configuration.backend.login),
+            "backend \(configuration.backend.serverURL.absoluteString) as " + login(configuration.backend.login)
+                + (configuration.backend.caFile.map { ", trusting the CAs in \($0)" } ?? ""),
             "answers \(answer(configuration.call)); rings \(configuration.call.ringTimeout) at most",
             "video \(source(configuration.video.source)) \(configuration.video.width)x\(configuration.video.height)"
                 + "@\(configuration.video.fps) fps, \(configuration.video.bitrateMinKbps)-\(configuration.video.bitrateMaxKbps) kbps",

@@ -1,0 +1,24 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads the served certificate on SIGHUP (`kill -HUP`, `systemctl reload`): one info line with the new
+/// certificate on success, one error line naming the file on failure (the old certificate stays).
+struct CertificateReloadService: Service {
+    let certificate: ServerCertificate
+    let logger: Logger
+
+    func run() async throws {
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        await cancelWhenGracefulShutdown {
+            for await _ in hangups {
+                do {
+                    let loaded = try certificate.reload()
+                    logger.info("TLS certificate reloaded: \(loaded.summary)")
+                } catch {
+                    logger.error("TLS certificate reload failed, still serving the previous one: \(error)")
+                }
+            }
+        }
+    }
+}
