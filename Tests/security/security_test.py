@@ -401,6 +401,12 @@ def test_shutdown_bound(binary, workdir):
     server = Server(binary, workdir, "shutdown", "rate_limit = \"off\"\n")
     held = []
     try:
+        # `systemctl reload` sends SIGHUP: without TLS there is nothing to reload, and it must not kill the server.
+        server.process.process.send_signal(signal.SIGHUP)
+        said = server.process.wait_line(r"SIGHUP: nothing to reload", 5)
+        check("reload: SIGHUP to a plain-HTTP server is logged as nothing to reload and it keeps serving",
+              said and server.alive and health_time(server)[0] == 200,
+              said.group(0) if said else f"no log line within 5 s; alive {server.alive}")
         partial = socket.create_connection((server.host, server.port), timeout=5)
         partial.sendall(b"GET /parse/health HTTP/1.1\r\nHost: x\r\n")
         held.append(partial)

@@ -185,6 +185,7 @@ for a in \
     'Service|ExecStart|/usr/local/bin/intercom-server --listen 127.0.0.1:1337 --database /var/lib/intercom-server/intercom-server.sqlite' \
     'Service|Restart|always' \
     'Service|DynamicUser|yes' \
+    'Service|ExecReload|/bin/kill -HUP $MAINPID' \
     'Service|StateDirectory|intercom-server' \
     'Service|WorkingDirectory|/var/lib/intercom-server' \
     'Service|PrivateDevices|yes' \

@@ -22,8 +22,8 @@ public enum ServerApplication {
             SessionRevalidationService(revalidator: backend.sessionRevalidator),
         ]
         if sweeping { services.append(SweeperService(sweeper: backend.sweeper)) }
+        services.append(CertificateReloadService(certificate: certificate, logger: logger))
         if let certificate {
-            services.append(CertificateReloadService(certificate: certificate, logger: logger))
             logger.info("serving HTTPS with \(certificate.credentials.files.certificateFile): \(certificate.credentials.summary)")
         }
         let webSocketSettings = WebSocketServerConfiguration(
