@@ -53,9 +53,19 @@ public final class SimulatedGPIOBackend: GPIOBackend, Sendable {
     @discardableResult
     public func press(_ name: String, holding hold: Duration = .milliseconds(120)) async -> Bool {
         guard let line = inputs.withLock({ $0[name] }) else { return false }
+        // The hold is timed on a thread of its own: a Task.sleep on the cooperative pool ends late when the
+        // pool is busy (seconds, on two loaded cores), which turned a 60 ms press into a long press.
+        let pressedAt = MonotonicClock.now()
         line.push(.rising)
-        try? await Task.sleep(for: hold)
-        line.push(.falling)
+        await withCheckedContinuation { (released: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                MonotonicClock.sleep(until: pressedAt + hold)
+                line.push(.falling)
+                released.resume()
+            }
+            thread.name = "gpio-sim-press"
+            thread.start()
+        }
         return true
     }
 
