@@ -62,6 +62,17 @@ public final class FakeNotifySocket: Sendable {
         return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 
+    /// `receive(timeout:)` for async tests: polls without blocking and sleeps with `Task.sleep` in between, so a
+    /// wait of seconds holds none of the cooperative pool's threads (two on a 2-core machine).
+    public func receiveAsync(timeout: Duration = .seconds(2)) async throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let message = try receive(timeout: .zero) { return message }
+            guard ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// Every datagram already queued, without waiting.
     public func drain() throws(SystemCallError) -> [String] {
         var messages: [String] = []

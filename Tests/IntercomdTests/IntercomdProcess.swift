@@ -32,13 +32,7 @@ struct IntercomdProcess {
         var description: String { "intercomd not built: looked in \(searched.joined(separator: ", ")); run `swift build` first" }
     }
 
-    /// Runs to completion (bounded by `timeout`) and captures both streams.
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) throws -> Output {
-        let process = try start(arguments, environment: environment)
-        return try process.wait(timeout: timeout)
-    }
-
-    /// `run` for async tests (see `Running.waitAsync`).
+    /// Runs to completion (bounded by `timeout`) and captures both streams (see `Running.waitAsync`).
     static func runAsync(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) async throws -> Output {
         let process = try start(arguments, environment: environment)
         return try await process.waitAsync(timeout: timeout)
@@ -89,16 +83,7 @@ struct IntercomdProcess {
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-        func wait(timeout: Duration) throws -> Output {
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning {
-                if ContinuousClock.now > deadline { try killTimedOut(timeout) }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return collect()
-        }
-
-        /// `wait(timeout:)` for async tests: polls with `Task.sleep`, so a process that runs for seconds does not
+        /// Waits for the process to end: polls with `Task.sleep`, so a process that runs for seconds does not
         /// hold one of the cooperative pool's threads (two on a 2-core machine) that other tests' timers need.
         func waitAsync(timeout: Duration) async throws -> Output {
             let deadline = ContinuousClock.now + timeout
