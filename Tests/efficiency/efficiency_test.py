@@ -13,13 +13,13 @@ guards (the targets are in the issue and the README's Figures table). Stdlib onl
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from prerequisites import missing_prerequisites  # noqa: E402
 import calls  # noqa: E402
 from webdriver import free_port, log  # noqa: E402
 
@@ -237,10 +237,11 @@ class Run:
 
 def main():
     server_bin, intercomd_bin = calls.binary_arguments(__doc__.splitlines()[0])
-    for tool in ("cc", "pkg-config", "strip"):
-        if not shutil.which(tool):
-            log(f"FAIL efficiency: {tool} is missing (Debian: build-essential, pkg-config, binutils)")
-            return 1
+    missing = missing_prerequisites(tools=(("cc", "build-essential"), ("pkg-config", "pkg-config"), ("strip", "binutils")))
+    for problem in missing:
+        log(f"FAIL efficiency: {problem}")
+    if missing:
+        return 1
     run = Run(server_bin, intercomd_bin)
     try:
         run.run()

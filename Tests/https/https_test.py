@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
+from prerequisites import missing_prerequisites  # noqa: E402
 from calls import (LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
                    keep_or_remove, wait_callable, write_agent_config)
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
@@ -118,12 +119,8 @@ def served_serial(port, ca):
 
 def run(server_bin, intercomd_bin):
     checks = Checks()
-    if not shutil.which("openssl"):
-        checks.check("prerequisites", False, "the openssl command-line tool is missing (apt-get install openssl)")
-    for path, name in ((server_bin, "intercom-server"), (intercomd_bin, "intercomd")):
-        if not os.access(path, os.X_OK):
-            checks.check("prerequisites", False, f"{name} not found or not executable at {path}")
-    for problem in missing_browser():
+    for problem in missing_prerequisites(binaries=(("intercom-server", server_bin), ("intercomd", intercomd_bin)),
+                                         tools=(("openssl", "openssl"),)) + missing_browser():
         checks.check("prerequisites", False, problem)
     if checks.failed:
         return checks

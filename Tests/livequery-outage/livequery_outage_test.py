@@ -29,7 +29,6 @@ Environment: LIVEQUERY_OUTAGE_KEEP=1 keeps the temporary directory (config and l
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -47,6 +46,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import LoggedProcess, agent_environment, binary_arguments, keep_or_remove, start_intercom_server  # noqa: E402
 from nftables import delete_table, nft, replace_table  # noqa: E402
+from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 TABLE = "intercom_livequery_outage"
@@ -247,13 +247,9 @@ class Run:
         return self.checks.check(name, ok, detail)
 
     def prerequisites(self):
-        problems = [f"{name} not found or not executable at {path} (swift build)" for name, path in
-                    (("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin))
-                    if not (os.path.isfile(path) and os.access(path, os.X_OK))]
-        problems += [f"{tool} not found (apt-get install {package})" for tool, package in
-                     (("nft", "nftables"), ("ss", "iproute2")) if not shutil.which(tool)]
-        if os.geteuid() != 0:
-            problems.append("needs root (nftables)")
+        problems = missing_prerequisites(
+            binaries=(("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin)),
+            tools=(("nft", "nftables"), ("ss", "iproute2")), root_for="nftables")
         for problem in problems:
             self.check("prerequisites", False, problem)
         return not problems

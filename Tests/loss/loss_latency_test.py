@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
+from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
 from calls import OUTCOME, LoggedProcess, call_button, demo_server_arguments, percentile, wait_callable  # noqa: E402
@@ -155,13 +156,9 @@ class Run:
         return start, previous, windows, states, reading
 
     def run(self):
-        missing = missing_browser()
-        if not (os.path.isfile(self.binary) and os.access(self.binary, os.X_OK)):
-            missing.append(f"intercomd not found at {self.binary} (swift build)")
-        if not shutil.which("nft"):
-            missing.append("nft not found (apt-get install nftables): it injects the packet loss")
-        elif os.geteuid() != 0:
-            missing.append("not root: nftables needs CAP_NET_ADMIN to inject the packet loss")
+        missing = missing_browser() + missing_prerequisites(
+            binaries=(("intercomd", self.binary),), tools=(("nft", "nftables", "it injects the packet loss"),),
+            root_for="nftables needs CAP_NET_ADMIN to inject the packet loss")
         if missing:
             for problem in missing:
                 self.check("prerequisites", False, problem)

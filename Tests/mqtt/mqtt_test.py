@@ -23,7 +23,6 @@ Usage: mqtt_test.py [--server BIN] [--intercomd BIN]. Environment: MQTT_KEEP=1 k
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -37,6 +36,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from calls import LoggedProcess, agent_environment, binary_arguments, keep_or_remove  # noqa: E402
+from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 DEVICE = {"title": "MQTT gate", "lat": 52.5200, "lon": 13.4050}
@@ -57,9 +57,7 @@ COMPONENT_FIELDS = {
 }
 
 
-def tool(name):
-    """mosquitto lives in /usr/sbin, which a non-root PATH may lack."""
-    return shutil.which(name) or next((p for p in (f"/usr/sbin/{name}", f"/usr/bin/{name}") if os.access(p, os.X_OK)), None)
+tool = find_tool
 
 
 class Broker:
@@ -167,12 +165,10 @@ class Run:
         return self.checks.check(name, ok, detail)
 
     def prerequisites(self):
-        problems = [f"{name} not found or not executable at {path} (swift build)" for name, path in
-                    (("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin))
-                    if not (os.path.isfile(path) and os.access(path, os.X_OK))]
-        problems += [f"{name} not found (apt-get install {package})" for name, package in
-                     (("mosquitto", "mosquitto"), ("mosquitto_passwd", "mosquitto"), ("mosquitto_sub", "mosquitto-clients"),
-                      ("mosquitto_pub", "mosquitto-clients")) if not tool(name)]
+        problems = missing_prerequisites(
+            binaries=(("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin)),
+            tools=(("mosquitto", "mosquitto"), ("mosquitto_passwd", "mosquitto"), ("mosquitto_sub", "mosquitto-clients"),
+                   ("mosquitto_pub", "mosquitto-clients")))
         for problem in problems:
             self.check("prerequisites", False, problem)
         return not problems

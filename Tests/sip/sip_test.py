@@ -23,7 +23,6 @@ Usage: sip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 kee
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -37,6 +36,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
+from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 PASSWORD = "s3cret-sip"
@@ -45,9 +45,7 @@ RECOVERY_SECONDS = 15
 KAMAILIO_MODULES = "/usr/lib/x86_64-linux-gnu/kamailio/modules/"
 
 
-def tool(name):
-    """kamailio and kamcmd live in /usr/sbin, which a non-root PATH may lack."""
-    return shutil.which(name) or next((p for p in (f"/usr/sbin/{name}", f"/usr/bin/{name}") if os.access(p, os.X_OK)), None)
+tool = find_tool
 
 
 def free_udp_port():
@@ -210,10 +208,10 @@ class Run(Checks):
         return report, time.monotonic() - started
 
     def run(self):
-        missing = [name for name in ("kamailio", "kamcmd", "sipp") if not tool(name)]
+        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("sipp", "sip-tester")))
+        for problem in missing:
+            self.check("prerequisites", False, problem)
         if missing:
-            self.check("the SIP tools are installed", False,
-                       f"missing: {', '.join(missing)} (apt-get install kamailio sip-tester)")
             return self
         if not os.path.isdir(KAMAILIO_MODULES):
             self.check("kamailio's modules are installed", False, f"no {KAMAILIO_MODULES} (apt-get install kamailio)")

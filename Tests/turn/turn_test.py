@@ -52,6 +52,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
                    keep_or_remove, start_intercom_server, wait_callable, write_agent_config)
 from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
+from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
                        free_port, log, missing_browser, wait_for)
 
@@ -190,17 +191,12 @@ class Run:
     # ---- prerequisites ----
 
     def missing(self):
-        missing = []
-        for label, path, how in (("intercom-server", self.server_bin, "INTERCOM_SERVER_BIN"),
-                                 ("intercomd", self.intercomd_bin, "INTERCOMD_BIN")):
-            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-                missing.append(f"{label} not found or not executable at {path} (swift build, or set {how})")
-        if not self.turnserver_bin:
-            missing.append("turnserver not found (apt-get install coturn, or set TURNSERVER_BIN)")
-        if not shutil.which("nft"):
-            missing.append("nft not found (apt-get install nftables): it blocks direct UDP between the peers")
-        if os.geteuid() != 0:
-            missing.append("not root: nftables and cgroups need CAP_NET_ADMIN / CAP_SYS_ADMIN")
+        missing = missing_prerequisites(
+            binaries=(("intercom-server", self.server_bin, "swift build, or set INTERCOM_SERVER_BIN"),
+                      ("intercomd", self.intercomd_bin, "swift build, or set INTERCOMD_BIN"),
+                      ("turnserver", self.turnserver_bin, "apt-get install coturn, or set TURNSERVER_BIN")),
+            tools=(("nft", "nftables", "it blocks direct UDP between the peers"),),
+            root_for="nftables and cgroups need CAP_NET_ADMIN / CAP_SYS_ADMIN")
         mount = cgroup2_mount()
         if not mount:
             missing.append("no cgroup v2 hierarchy mounted: the block matches the peers' sockets by cgroup")
