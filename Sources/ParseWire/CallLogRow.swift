@@ -17,12 +17,15 @@ public struct CallLogRow: Sendable, Hashable, Codable {
     public var answeredAt: ParseDate?
     public var endedAt: ParseDate
     public var snapshot: ParseFile?
+    /// How long the caller spoke, from the audio levels its packets carried (RFC 6464); absent when the call
+    /// carried none (never answered, or a peer that sends no levels).
+    public var callerSpokeSeconds: Double?
     /// Read for the owners, read and write for the device.
     public var ACL: ACL
 
     public init(userID: String, callerID: String, callerTitle: String, direction: String, route: String,
                 outcome: String, startedAt: ParseDate, answeredAt: ParseDate?, endedAt: ParseDate,
-                snapshot: ParseFile?, ACL: ACL) {
+                snapshot: ParseFile?, callerSpokeSeconds: Double? = nil, ACL: ACL) {
         self.userID = userID
         self.callerID = callerID
         self.callerTitle = callerTitle
@@ -33,6 +36,7 @@ public struct CallLogRow: Sendable, Hashable, Codable {
         self.answeredAt = answeredAt
         self.endedAt = endedAt
         self.snapshot = snapshot
+        self.callerSpokeSeconds = callerSpokeSeconds
         self.ACL = ACL
     }
 }

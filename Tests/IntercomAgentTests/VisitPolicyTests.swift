@@ -43,6 +43,19 @@ import Testing
         let missed = CallLogEntry.row(Self.summary(.unanswered(.ringTimeout)), endedAt: end, deviceID: "dev",
                                       owners: [], snapshot: nil)
         #expect(missed.answeredAt == nil && missed.outcome == "missed")
+        #expect(missed.callerSpokeSeconds == nil)
+    }
+
+    @Test func howLongTheCallerSpokeIsKeptInTenthsAndEncodedOnlyWhenMeasured() throws {
+        let end = Date(timeIntervalSince1970: 1_800_000_000)
+        let row = CallLogEntry.row(Self.summary(.answered(ended: .localHangup), ringToAnswer: .seconds(4)),
+                                   endedAt: end, deviceID: "dev", owners: [], snapshot: nil, callerSpokeSeconds: 12.34)
+        #expect(row.callerSpokeSeconds == 12.3)
+        let encoded = String(decoding: try JSONEncoder().encode(row), as: UTF8.self)
+        #expect(encoded.contains("\"callerSpokeSeconds\":12.3"))
+        let unmeasured = CallLogEntry.row(Self.summary(.answered(ended: .localHangup), ringToAnswer: .seconds(4)),
+                                          endedAt: end, deviceID: "dev", owners: [], snapshot: nil)
+        #expect(!String(decoding: try JSONEncoder().encode(unmeasured), as: UTF8.self).contains("callerSpokeSeconds"))
     }
 
     @Test func theTapHandsTheNextFrameToEveryWaiterOnceAndTimesOut() async {

@@ -9,7 +9,7 @@ enum CallLogEntry {
     static let route = "webrtc"
 
     static func row(_ summary: CallSummary, endedAt end: Date, deviceID: String, owners: [String],
-                    snapshot: ParseFile?) -> CallLogRow {
+                    snapshot: ParseFile?, callerSpokeSeconds: Double? = nil) -> CallLogRow {
         let started = end.addingTimeInterval(-seconds(summary.totalDuration))
         var acl = ACL([deviceID: ACL.Access(read: true, write: true)])
         for owner in owners where owner != deviceID { acl.entries[owner] = ACL.Access(read: true) }
@@ -18,7 +18,9 @@ enum CallLogEntry {
             direction: "\(summary.direction)", route: route, outcome: summary.outcome.visitLabel,
             startedAt: ParseDate(started),
             answeredAt: summary.ringToAnswer.map { ParseDate(started.addingTimeInterval(seconds($0))) },
-            endedAt: ParseDate(end), snapshot: snapshot, ACL: acl)
+            endedAt: ParseDate(end), snapshot: snapshot,
+            // Tenths of a second: the figure is a visitor log's "spoke 12 s", not a measurement record.
+            callerSpokeSeconds: callerSpokeSeconds.map { ($0 * 10).rounded() / 10 }, ACL: acl)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

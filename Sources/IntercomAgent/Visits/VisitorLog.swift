@@ -60,8 +60,8 @@ public actor VisitorLog {
     }
 
     /// The call `ticket` ended (`ticket` nil: a call that never rang here, e.g. refused as busy): write its
-    /// row once its snapshot is settled.
-    public func callEnded(_ summary: CallSummary, ticket: UInt64?) {
+    /// row once its snapshot is settled. `callerSpokeSeconds`: what its media measured, if anything.
+    public func callEnded(_ summary: CallSummary, ticket: UInt64?, callerSpokeSeconds: Double? = nil) {
         let snapshot = ticket.flatMap { snapshots.removeValue(forKey: $0) }
         guard settings.log else { return }
         let end = Date()
@@ -72,7 +72,8 @@ public actor VisitorLog {
             let file = await snapshot?.value
             do throws(ParseClientError) {
                 let deviceID = try await session.ensureLoggedIn()
-                let row = CallLogEntry.row(summary, endedAt: end, deviceID: deviceID, owners: owners, snapshot: file)
+                let row = CallLogEntry.row(summary, endedAt: end, deviceID: deviceID, owners: owners, snapshot: file,
+                                           callerSpokeSeconds: callerSpokeSeconds)
                 _ = try await session.client.send(CreateResponse.self) { $0.createCallLog(row, requestId: $1) }
             } catch {
                 logger.warning("could not write the visitor log row", metadata: ["error": "\(error)"])

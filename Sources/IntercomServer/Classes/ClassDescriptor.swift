@@ -53,6 +53,7 @@ struct ClassDescriptor: Sendable {
         fixedFields: [
             "userID": .string, "callerID": .string, "callerTitle": .string, "direction": .string, "route": .string,
             "outcome": .string, "startedAt": .date, "answeredAt": .date, "endedAt": .date, "snapshot": .file,
+            "callerSpokeSeconds": .number,
         ],
         indexedStringColumns: ["userID"],
         geoField: nil,

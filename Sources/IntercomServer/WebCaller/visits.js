@@ -7,7 +7,8 @@ import { parseDate } from './parse.js';
 
 export const PAGE_SIZE = 5;
 const OUTCOMES = { answered: 'Answered', missed: 'Missed', declined: 'Declined', busy: 'Busy', failed: 'Failed' };
-const KEYS = ['callerTitle', 'callerID', 'outcome', 'direction', 'startedAt', 'endedAt', 'snapshot', 'userID'];
+const KEYS = ['callerTitle', 'callerID', 'outcome', 'direction', 'startedAt', 'endedAt', 'snapshot', 'userID',
+  'callerSpokeSeconds'];
 
 export class VisitsView {
   /** `elements`: panel, details, badge, list, empty, older, newer, pageLabel, refresh (index.html). */
@@ -117,6 +118,12 @@ export class VisitsView {
       when.textContent = new Date(ms).toLocaleString();
     }
     text.append(name, outcome, when);
+    if (Number.isFinite(row.callerSpokeSeconds)) {
+      const spoke = document.createElement('span');
+      spoke.className = 'spoke';
+      spoke.textContent = `spoke ${Math.round(row.callerSpokeSeconds)} s`;
+      text.append(spoke);
+    }
     li.append(text);
     return li;
   }
