@@ -99,11 +99,11 @@ import Testing
             while let frame = try await room.caller.next(), frame != ["op": "pong"] {
                 if frame["code"] == "rate-limited" { limited += 1 }
             }
-            #expect((85...90).contains(limited), "\(limited) rate-limited")
             var relayed = 0
             while let frame = try? await room.device.next(within: 0.5), frame["data"]?["type"] == "text" { relayed += 1 }
             // The burst of 10, and what refilled (2 a second) while the 100 arrived.
-            #expect((10...15).contains(relayed), "\(relayed) relayed")
+            // (10-12 on an idle machine; a loaded one refills a little more while the frames arrive.)
+            #expect((10...25).contains(relayed) && limited == 100 - relayed, "\(relayed) relayed, \(limited) rate-limited")
             room.caller.send(["op": "signal", "to": .string(room.devicePeer), "data": ["type": "candidate", "candidate": .null]])
             #expect(try await room.device.next()?["data"]?["type"] == "candidate")
             room.caller.send(["op": "ping"])
