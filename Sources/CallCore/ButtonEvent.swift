@@ -12,6 +12,9 @@ public enum ButtonEvent: Equatable, Sendable {
     case hangupPress
     /// Calls the configured target when idle, unless it called within `CallPolicy.callButtonCooldown`.
     case callPress
+    /// Sends the first canned reply (`CallPolicy.replies`, else `CallPolicy.defaultReply`) into the call in
+    /// progress; ignored outside a call.
+    case replyPress
     /// The accept button has been held far longer than a person holds it: it cannot answer until it works
     /// again. `afterLongPress`: its `acceptLongPress` was no person's either, and its do-not-disturb toggle
     /// is undone.

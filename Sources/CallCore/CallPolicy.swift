@@ -33,6 +33,10 @@ public struct CallPolicy: Equatable, Sendable {
     /// After the call button placed a call, further presses are ignored until this long after that call
     /// began and after it ended, so a stuck or chattering call button cannot dial on and on.
     public var callButtonCooldown: Duration
+    /// Canned text replies (`[call] replies`); the reply button sends the first (issue #22).
+    public var replies: [String]
+    /// What the reply button sends when no reply is configured.
+    public static let defaultReply = "Please wait, someone is coming to the door"
 
     public init(
         answerMode: AnswerMode = .button,
@@ -47,7 +51,8 @@ public struct CallPolicy: Equatable, Sendable {
         allowDoorOpen: Bool = false,
         callTarget: CallTarget? = nil,
         doNotDisturbLimit: Duration = .seconds(12 * 3_600),
-        callButtonCooldown: Duration = .seconds(10)
+        callButtonCooldown: Duration = .seconds(10),
+        replies: [String] = []
     ) {
         self.answerMode = answerMode
         self.ringTimeout = ringTimeout
@@ -62,6 +67,7 @@ public struct CallPolicy: Equatable, Sendable {
         self.callTarget = callTarget
         self.doNotDisturbLimit = doNotDisturbLimit
         self.callButtonCooldown = callButtonCooldown
+        self.replies = replies
     }
 
     /// The answer mode in force at the device's local time `time`.

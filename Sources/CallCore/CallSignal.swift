@@ -5,4 +5,6 @@ public enum CallSignal: Equatable, Sendable {
     case ringing
     /// `{"type":"bye","reason":…}`: the device refuses or ends the call.
     case bye(ByeReason)
+    /// `{"type":"text","id":…,"text":…}`: a text message (a canned reply) to the other party (issue #22).
+    case text(id: String, text: String)
 }

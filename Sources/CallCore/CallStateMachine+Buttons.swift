@@ -15,6 +15,11 @@ extension CallStateMachine {
         case (.callPress, .idle):
             if let readyAt = callButtonReadyAt, now < readyAt { return }  // cooling down after its last call
             dial(at: now, into: &actions)
+        case (.replyPress, .inCall(let context)):
+            guard let sessionID = context.sessionID else { return }
+            repliesSent += 1
+            actions.append(.sendSignal(sessionID: sessionID, to: context.partner,
+                                       .text(id: "reply-\(repliesSent)", text: policy.replies.first ?? CallPolicy.defaultReply)))
         case (.acceptStuck(let afterLongPress), _):
             acceptUnusable = true
             // The long press came from the same stuck hold: nobody asked for that do-not-disturb change.
@@ -29,7 +34,7 @@ extension CallStateMachine {
         case (.controlsAvailable, _):
             controlsUnavailable = false
             settle()
-        case (.acceptPress, _), (.hangupPress, _), (.callPress, _):
+        case (.acceptPress, _), (.hangupPress, _), (.callPress, _), (.replyPress, _):
             break
         }
     }

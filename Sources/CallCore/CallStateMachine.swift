@@ -24,6 +24,8 @@ public struct CallStateMachine: Sendable {
     public internal(set) var acceptUnusable = false
     /// Until when the call button is ignored after it placed a call (`CallPolicy.callButtonCooldown`).
     public internal(set) var callButtonReadyAt: CallInstant?
+    /// How many canned replies were sent: numbers each reply's text id.
+    var repliesSent: UInt64 = 0
 
     var timers = TimerTable()
     var nextOutgoingRequest: UInt64 = 1

@@ -16,6 +16,11 @@ public enum SignalPayload: Sendable, Hashable {
     /// What the sender sends now: its microphone is live (`audio`), its camera on (`video`). Sent when either
     /// changes and once when the call's media is up; the other side shows it (issue #22).
     case media(audio: Bool, video: Bool)
+    /// A text message to the other party; `id` is the sender's, repeated by the acknowledgement. Limits in
+    /// `SignalText` (issue #22).
+    case text(id: String, text: String)
+    /// The recipient got the text message `id` (shown as "delivered").
+    case textAck(id: String)
 
     public struct IceCandidate: Sendable, Hashable {
         /// The `candidate:…` attribute line.
@@ -44,10 +49,13 @@ public enum SignalPayload: Sendable, Hashable {
         case .bye(let reason): return ["type": "bye", "reason": .string(reason.rawValue)]
         case .door(let action): return ["type": "door", "action": .string(action)]
         case .media(let audio, let video): return ["type": "media", "audio": .bool(audio), "video": .bool(video)]
+        case .text(let id, let text): return ["type": "text", "id": .string(id), "text": .string(text)]
+        case .textAck(let id): return ["type": "text-ack", "id": .string(id)]
         }
     }
 
-    /// Strict: unknown `type`, a missing or mistyped member, an empty SDP or an unknown bye reason throw.
+    /// Strict: unknown `type`, a missing or mistyped member, an empty SDP, an unknown bye reason or a text
+    /// outside `SignalText`'s limits throw.
     public init(json value: JSONValue, path: String = "data") throws(ParseWireError) {
         let fields = try FrameFields(value, path: path)
         switch try fields.string("type") {
@@ -82,6 +90,16 @@ public enum SignalPayload: Sendable, Hashable {
             self = .door(action: action)
         case "media":
             self = .media(audio: try fields.bool("audio"), video: try fields.bool("video"))
+        case "text":
+            let id = try fields.string("id")
+            try SignalText.checkID(id, path: path + ".id")
+            let text = try fields.string("text")
+            try SignalText.checkText(text, path: path + ".text")
+            self = .text(id: id, text: text)
+        case "text-ack":
+            let id = try fields.string("id")
+            try SignalText.checkID(id, path: path + ".id")
+            self = .textAck(id: id)
         default:
             throw .invalidValue(path: path + ".type", reason: "unknown signal type")
         }

@@ -18,13 +18,18 @@ public struct SignalingPeer: Sendable, Hashable {
     }
 }
 
-/// Error codes the signaling server sends before it closes (SYSTEM.md §4).
+/// Error codes the signaling server sends (SYSTEM.md §4): before it closes, or — `forbidden`, `rate-limited`
+/// and `bad-signal` after a join — for one refused signal, never relayed, the connection kept.
 public enum SignalingErrorCode: String, Sendable, Hashable, CaseIterable {
     case badToken = "bad-token"
     case expired
     case forbidden
     case full
     case badFrame = "bad-frame"
+    /// Too many text messages from one connection in a short time (issue #22).
+    case rateLimited = "rate-limited"
+    /// A signal whose payload breaks its type's rules (an oversize text, a control character).
+    case badSignal = "bad-signal"
 }
 
 /// One session-signaling WebSocket text frame (SYSTEM.md §4), both directions. `signal` appears as

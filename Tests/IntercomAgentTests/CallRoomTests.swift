@@ -17,6 +17,17 @@ import Testing
     static let route = CallRoom.Route(signalURL: "ws://127.0.0.1:1337/signal", publisherToken: "pub",
                                       subscriberToken: "sub", iceServers: [])
 
+    /// A received text is logged with its sender's name (issue #22): names come with the join and go with the peer.
+    @Test func peersNamesAreKeptWhileTheyArePresent() {
+        var room = CallRoom(route: Self.route)
+        room.named([SignalingPeer(peerId: "p1", name: "Visitor"), SignalingPeer(peerId: "p2")])
+        _ = room.arrived(["p1", "p2"])
+        #expect(room.names == ["p1": "Visitor"])
+        room.named([SignalingPeer(peerId: "p3", name: "Viewer")])
+        _ = room.left("p1")
+        #expect(room.names == ["p3": "Viewer"])
+    }
+
     @Test func signalsBeforeAPeersMediaAreHandedOverInOrderAtItsStart() {
         var room = CallRoom(route: Self.route)
         let offer = SignalPayload.offer(sdp: "v=0 offer")

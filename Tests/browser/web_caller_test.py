@@ -334,6 +334,37 @@ def run(server_binary):
             checks.check(f"{label}, within 1 s", ok and took < 1.0,
                          f"after {took:.2f} s: {what} {remote(browser, what)!r}, {selector} "
                          f"{'shown' if browser.visible(selector) else 'hidden'} ({browser.text('#remote-media')!r})")
+        # ── text messages (issue #22 item 1): shown on the other page with the sender's name, escaped; "delivered"
+        # once the text-ack is back; an oversize text is not sent ──
+        def last_message(browser, kind):
+            return browser.js("const m = [...document.querySelectorAll('#chat-list .chat-message.' + arguments[0])].pop();"
+                              "return m ? [m.querySelector('.chat-from').textContent, m.querySelector('.chat-text').textContent,"
+                              " m.querySelector('.chat-state').textContent, m.querySelectorAll('b').length] : null;", kind)
+
+        message = "Hi Alice, <b>parcel</b> für dich at the door?"
+        bob.type("#chat-input", message)
+        started = time.monotonic()
+        bob.click("#chat-send")
+        arrived = wait_for(lambda: last_message(alice, "theirs") == ["Bob", message, "", 0], 5, 0.03)
+        took = time.monotonic() - started
+        checks.check("a message typed on Bob's page appears on Alice's with his name, as text (no markup)", arrived,
+                     f"after {took:.2f} s: {last_message(alice, 'theirs')!r}")
+        delivered = wait_for(lambda: (last_message(bob, "own") or [None] * 3)[2] == "delivered", 5, 0.03)
+        checks.check("Bob's own message shows delivered when Alice's page acknowledges it", delivered,
+                     f"{last_message(bob, 'own')!r} after {time.monotonic() - started:.2f} s")
+        alice.type("#chat-input", "Yes, thanks!")
+        alice.click("#chat-send")
+        back = wait_for(lambda: last_message(bob, "theirs") == ["Alice", "Yes, thanks!", "", 0]
+                        and (last_message(alice, "own") or [None] * 3)[2] == "delivered", 5, 0.03)
+        checks.check("and back: Alice's reply appears on Bob's page and shows delivered on hers", back,
+                     f"Bob sees {last_message(bob, 'theirs')!r}, Alice's own {last_message(alice, 'own')!r}")
+        bob.type("#chat-input", "x" * 501)
+        bob.click("#chat-send")
+        refused = wait_for(lambda: "At most 500" in (bob.text("#chat-hint") or ""), 2, 0.05)
+        checks.check("a 501-character message is not sent (the page says the limit)",
+                     refused and last_message(alice, "theirs")[1] == message,
+                     f"hint {bob.text('#chat-hint')!r}, Alice's last {last_message(alice, 'theirs')!r}")
+        bob.js("document.querySelector('#chat-input').value = '';")
         # ── talking indicator (issue #22): the received audio level, with hysteresis ──
         def talking(browser):
             return browser.js("return document.body.dataset.remoteTalking || '';")

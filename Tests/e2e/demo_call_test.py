@@ -227,6 +227,30 @@ class Run:
     def check(self, name, ok, detail=""):
         return self.checks.check(name, ok, detail)
 
+    def text_messages(self, demo, b, since):
+        """Issue #22 item 1: a message from the page reaches the device (its log line, its counter, the
+        acknowledgement the page shows as delivered); the demo's reply key puts its canned reply on the page."""
+        status, samples = demo.metrics()
+        before = samples.get("intercom_messages_received_total") if status == 200 else None
+        b.type("#chat-input", "Parcel for Gate 3, <i>fragile</i>")
+        b.click("#chat-send")
+        line = demo.wait_line(r"message from Visitor: Parcel for Gate 3, <i>fragile</i>", 5, since)
+        self.check("[auto] a message from the page is logged by the device with the caller's name", line,
+                   line.group(0) if line else "no 'message from Visitor: …' line within 5 s")
+        delivered = wait_for(lambda: b.js("const s = document.querySelector('#chat-list .own .chat-state');"
+                                          "return s ? s.textContent : '';") == "delivered", 5, 0.05)
+        self.check("[auto] the page shows its message delivered (the device's text-ack)", delivered,
+                   repr(b.text("#chat-list")))
+        status, samples = demo.metrics()
+        after = samples.get("intercom_messages_received_total") if status == 200 else None
+        self.check("[auto] /metrics counts the message (intercom_messages_received_total +1)",
+                   before is not None and after == before + 1, f"{before} → {after}")
+        demo.press("r")
+        reply = wait_for(lambda: b.js("const m = [...document.querySelectorAll('#chat-list .theirs .chat-text')].pop();"
+                                      "return m ? m.textContent : '';") == "Please leave the parcel at the door", 5, 0.05)
+        self.check("[auto] the demo's reply key puts its canned reply on the page, with the device's name", reply
+                   and DEVICE_TITLE in (b.text("#chat-list .theirs .chat-from") or ""), repr(b.text("#chat-list")))
+
     def start_demo(self, label, answer):
         demo = Demo(self.binary, self.workdir, label, answer)
         self.demos.append(demo)
@@ -411,6 +435,7 @@ class Run:
         self.check("[auto] the page mutes → the device logs the caller's microphone off", heard,
                    heard.group(0) if heard else "no 'the other side's microphone is off' line within 5 s")
         b.click("#mute")
+        self.text_messages(demo, b, since)
         b.screenshot(SCREENSHOT)
         log(f"  screenshot: {SCREENSHOT}")
         if DOC_SCREENSHOT:

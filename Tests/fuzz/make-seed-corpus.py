@@ -151,7 +151,17 @@ name = "red delicious"
 name = "banana"
 """
 
+# [call] replies and the reply button (issue #22): a valid pair and one reply per refusal (empty, control char).
+REPLIES = MINIMAL + """
+[call]
+replies = ["Please leave the parcel at the door", "Two\\nlines", "", "bell\\u0007"]
+
+[gpio.buttons.reply]
+line = "GPIO5"
+"""
+
 for target in ("FuzzTOML", "FuzzConfig"):
+    write(target, "replies.toml", REPLIES)
     write(target, "minimal.toml", MINIMAL)
     write(target, "full.toml", FULL)
     write(target, "gpio.toml", GPIO)

@@ -387,8 +387,10 @@ public actor CallCoordinator {
         switch event {
         case .joined(_, _, let present, let iceServers):
             if !iceServers.isEmpty { rooms[sessionID]?.route.iceServers = iceServers }
+            rooms[sessionID]?.named(present)
             await flush(sessionID, arrivals: present.map(\.peerId), via: socket)
         case .peerJoined(let peer):
+            rooms[sessionID]?.named([peer])
             await flush(sessionID, arrivals: [peer.peerId], via: socket)
         case .peerLeft(let peerId, _):
             if let media = rooms[sessionID]?.left(peerId) { Task { await media.session.stop() } }
@@ -399,9 +401,18 @@ public actor CallCoordinator {
             case .media(let audio, let video):
                 logger.info("the other side's microphone is \(audio ? "on" : "off"), its camera \(video ? "on" : "off")",
                             metadata: ["session": "\(sessionID)", "peer": "\(from)"])
+            case .text(let id, let text):
+                let received = ReceivedText(id: id, text: text, senderName: rooms[sessionID]?.names[from])
+                logger.info("\(received.logLine)", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
+                metrics?.messageReceived()
+                await socket.send(received.acknowledgement, to: from)
+            case .textAck(let id):
+                logger.info("text message \(id) delivered", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
             default:
                 break
             }
+        case .refused(let code, let message) where code == .rateLimited || code == .badSignal:
+            logger.warning("signaling refused a text: \(message)", metadata: ["session": "\(sessionID)"])
         case .refused, .closed:
             break
         }

@@ -25,6 +25,6 @@ extension CallPolicy {
             mediaTimeout: settings.mediaTimeout, allowCallers: Set(settings.allowCallers), quietHours: quietHours,
             busyBehaviour: settings.busy == .reject ? .reject : .ignore, maxViewers: settings.maxViewers,
             allowDoorOpen: settings.allowDoorOpen, callTarget: target, doNotDisturbLimit: settings.doNotDisturbLimit,
-            callButtonCooldown: settings.callButtonCooldown)
+            callButtonCooldown: settings.callButtonCooldown, replies: settings.replies)
     }
 }

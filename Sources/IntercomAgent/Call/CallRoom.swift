@@ -26,6 +26,8 @@ struct CallRoom {
     /// The socket, once joined, and its number (events from an earlier socket of the same room are stale).
     private(set) var connection: (socket: SignalingConnection, number: UInt64)?
     private(set) var present: [String] = []
+    /// The names peers joined with (a received text is logged with its sender's name).
+    private(set) var names: [String: String] = [:]
     private(set) var media: [String: Media] = [:]
     /// Each peer's SDP and candidates that arrived before its media session was started.
     private var early: [String: [SignalPayload]] = [:]
@@ -54,9 +56,15 @@ struct CallRoom {
         return pendingBroadcasts
     }
 
+    /// Remembers the names of peers that gave one.
+    mutating func named(_ peers: [SignalingPeer]) {
+        for peer in peers { names[peer.peerId] = peer.name }
+    }
+
     /// `peer` left: its media session (to stop), if it had one.
     mutating func left(_ peer: String) -> Media? {
         present.removeAll { $0 == peer }
+        names[peer] = nil
         early[peer] = nil
         return media.removeValue(forKey: peer)
     }

@@ -21,8 +21,10 @@ enum SignalTranslation {
             case .candidate: return []
             case .bye(let reason): return [.bye(from: from, reason: byeReason(reason))]
             case .door: return [.doorOpenRequest(from: from)]
-            case .media: return []  // shown and logged by the coordinator; no state change
+            case .media, .text, .textAck: return []  // shown, logged and answered by the coordinator; no state change
             }
+        case .refused(.rateLimited, _), .refused(.badSignal, _):
+            return []  // one signal refused, the room kept (the coordinator logs it)
         case .refused(let code, let message):
             return [.sessionError("\(code.rawValue): \(message)")]
         case .closed:
@@ -43,6 +45,7 @@ enum SignalTranslation {
         switch signal {
         case .ringing: .ringing
         case .bye(let reason): .bye(ParseWire.ByeReason(rawValue: reason.rawValue) ?? .error)
+        case .text(let id, let text): .text(id: id, text: text)
         }
     }
 }

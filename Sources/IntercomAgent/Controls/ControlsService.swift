@@ -57,6 +57,7 @@ public struct ControlsService: Service {
         case (.accept, .longPress): .acceptLongPress
         case (.hangup, .press): .hangupPress
         case (.call, .press): .callPress
+        case (.reply, .press): .replyPress
         default: nil
         }
     }

@@ -42,7 +42,7 @@ public final class AgentMetrics: Sendable {
         // Outcomes exist from the start at 0, so a dashboard's rate() sees the first call.
         for direction in ["capture", "playback"] { audioXruns(0, direction: direction) }
         for label in ["intercom_camera_losses_total", "intercom_camera_recoveries_total",
-                      "intercom_snapshot_failures_total"] {
+                      "intercom_snapshot_failures_total", "intercom_messages_received_total"] {
             Counter(label: label, factory: factory).increment(by: 0)
         }
         for outcome in ["answered", "no_answer", "declined", "busy"] {
@@ -89,6 +89,9 @@ public final class AgentMetrics: Sendable {
     /// The camera went away (unplug, USB reset, a stream that stopped) and came back.
     public func cameraLost() { Counter(label: "intercom_camera_losses_total", factory: factory).increment() }
     public func cameraRecovered() { Counter(label: "intercom_camera_recoveries_total", factory: factory).increment() }
+
+    /// A text message from the other side of a call (issue #22).
+    public func messageReceived() { Counter(label: "intercom_messages_received_total", factory: factory).increment() }
 
     /// ALSA over- or underruns (`direction` capture or playback), each recovered with `snd_pcm_recover`.
     public func audioXruns(_ count: Int, direction: String) {

@@ -32,6 +32,11 @@ public struct CallSettings: Sendable, Equatable {
     public var doNotDisturbLimit: Duration = .seconds(12 * 3_600)
     /// The call button rests this long after the call it placed began, and after it ended.
     public var callButtonCooldown: Duration = .seconds(10)
+    /// Canned text replies the device can send into a call (issue #22): the `reply` button sends the first.
+    /// At most `maxReplies`, each 1…`maxReplyScalars` Unicode scalars without control characters but newline.
+    public var replies: [String] = []
+    public static let maxReplies = 5
+    public static let maxReplyScalars = 500
 
     init(_ reader: ConfigReader?) {
         guard let reader else { return }
@@ -47,6 +52,7 @@ public struct CallSettings: Sendable, Equatable {
         doNotDisturbLimit = reader.duration("do_not_disturb_limit", in: .seconds(60)...(.seconds(7 * 86_400)))
             ?? doNotDisturbLimit
         callButtonCooldown = reader.duration("call_button_cooldown", in: .zero...(.seconds(600))) ?? callButtonCooldown
+        replies = Self.replies(reader)
         if answer == .autoAfter, autoAnswerDelay >= ringTimeout {
             reader.report("auto_answer_delay", "must be shorter than call.ring_timeout, or the call rings out first")
         }
@@ -76,6 +82,26 @@ public struct CallSettings: Sendable, Equatable {
             targetReader.rejectUnknownKeys()
         }
         reader.rejectUnknownKeys()
+    }
+
+    /// `replies`: each one checked, the bad ones reported by index and left out.
+    private static func replies(_ reader: ConfigReader) -> [String] {
+        guard let all = reader.stringArray("replies") else { return [] }
+        if all.count > maxReplies { reader.report("replies", "at most \(maxReplies) replies, got \(all.count)") }
+        var kept: [String] = []
+        for (index, reply) in all.enumerated() {
+            let scalars = reply.unicodeScalars
+            if scalars.isEmpty {
+                reader.reportElement("replies", index, "is empty")
+            } else if scalars.count > maxReplyScalars {
+                reader.reportElement("replies", index, "is \(scalars.count) characters; at most \(maxReplyScalars)")
+            } else if scalars.contains(where: { $0 != "\n" && $0.properties.generalCategory == .control }) {
+                reader.reportElement("replies", index, "holds a control character (only newline is allowed)")
+            } else {
+                kept.append(reply)
+            }
+        }
+        return kept
     }
 
     /// `"HH:MM"` → minutes since midnight.

@@ -1,6 +1,6 @@
 /// `[gpio]`: buttons, LEDs and the door relay (SYSTEM.md §7).
 public struct GPIOSettings: Sendable, Equatable {
-    public enum ButtonRole: String, Sendable, CaseIterable { case accept, hangup, call }
+    public enum ButtonRole: String, Sendable, CaseIterable { case accept, hangup, call, reply }
     public enum LEDRole: String, Sendable, CaseIterable { case status, ringing }
     public enum Bias: String, Sendable, CaseIterable { case pullUp = "pull-up", pullDown = "pull-down", disabled, asIs = "as-is" }
 

@@ -30,6 +30,8 @@ actor SignalingRooms {
     private let logger: Logger
     private var table: SignalingRoomTable
     private var connections: [String: Connection] = [:]
+    private var texts = SignalingTextGate()
+    private let started = ContinuousClock.now
 
     init(verifier: SessionTokenVerifier, database: ServerDatabase, clock: ServerClock, iceServers: IceServerProvider,
          maxViewers: Int, logger: Logger) {
@@ -120,8 +122,17 @@ actor SignalingRooms {
         case .pong?:
             break
         case .signal(let to, let data)?:
-            switch table.authorize(type: data["type"]?.stringValue ?? "", from: peerId, to: to) {
+            let type = data["type"]?.stringValue ?? ""
+            switch table.authorize(type: type, from: peerId, to: to) {
             case .relay:
+                let elapsed = ContinuousClock.now - started
+                let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                if case .refused(let code, let message) = texts.check(type: type, data: data, from: peerId, now: now) {
+                    // Answered, never relayed; the connection and the call go on.
+                    send(Refusal(code: code, message: message).frame, to: peerId)
+                    logger.notice("signaling: refused a text", metadata: ["peer": "\(peerId)", "reason": "\(message)"])
+                    return
+                }
                 send(JSONValue.object(["op": "signal", "from": .string(peerId), "data": data]).jsonText(), to: to)
             case .dropped:
                 // A signal to a peer that just left is a normal race, not a protocol error.
@@ -141,6 +152,7 @@ actor SignalingRooms {
     /// The socket of `peerId` closed (or the peer was dropped): tell the room.
     func leave(_ peerId: String, reason: String) {
         connections.removeValue(forKey: peerId)?.outbox.finish()
+        texts.forget(peerId)
         guard let (member, remaining) = table.leave(peerId) else { return }
         broadcast(.peerLeft(peerId: member.peerId, reason: reason), to: remaining)
         logger.info("signaling: peer left", metadata: ["peer": "\(peerId)", "reason": "\(reason)"])

@@ -5,6 +5,7 @@ import { Call, TERMINAL_STATES, decodeWatchLink } from './call.js';
 import { distanceKm, formatDistance, parseCoordinates } from './geo.js';
 import { Tones } from './tones.js';
 import { VisitsView } from './visits.js';
+import { ChatPanel } from './chat.js';
 
 const APP_ID = 'intercom';
 const HEARTBEAT_MS = 60000;
@@ -31,6 +32,7 @@ const el = {
   mute: $('mute'), camera: $('camera'), door: $('door'), hangup: $('hangup'), dismiss: $('dismiss'),
   invite: $('invite'), invitePanel: $('invite-panel'), inviteLink: $('invite-link'), inviteCopy: $('invite-copy'),
   inviteHint: $('invite-hint'), signinPanel: $('signin-panel'),
+  chat: { panel: $('chat'), list: $('chat-list'), form: $('chat-form'), input: $('chat-input'), send: $('chat-send'), hint: $('chat-hint') },
   visits: {
     panel: $('visits-panel'), details: $('visits'), badge: $('visits-badge'), list: $('visits-list'),
     empty: $('visits-empty'), older: $('visits-older'), newer: $('visits-newer'), pageLabel: $('visits-page'),
@@ -475,7 +477,13 @@ const callUI = {
   },
   onRemoteMedia: (call, media) => showRemoteMedia(call.remote.title, media),
   onRemoteTalking: (call, talking) => showRemoteTalking(call.remote.title, talking),
+  onText: (call, text) => { if (call === app.call) chat.received(call.remote.title, text); },
+  onTextAck: (call, id) => { if (call === app.call) chat.delivered(id); },
+  onTextRefused: (call, message) => { if (call === app.call) chat.refused(message); },
 };
+
+/** The call view's chat (chat.js): what it sends goes into the current call. */
+const chat = new ChatPanel(el.chat, (text) => app.call?.sendText(text) ?? null);
 
 /** The other side is talking (its received audio level, with hysteresis): a ring around its picture and a
  * line for screen readers. */
@@ -516,6 +524,7 @@ function showCall(call) {
   el.localVideo.srcObject = null;
   showRemoteMedia('', null);
   showRemoteTalking('', false);
+  chat.reset(call.direction !== 'watch');
   el.mute.textContent = 'Mute';
   el.mute.setAttribute('aria-pressed', 'false');
   el.camera.textContent = 'Camera off';
@@ -563,6 +572,7 @@ function onCallState(call, state, message) {
   el.door.hidden = !(state === 'in-call' && call.hasDoor);
   el.invite.hidden = !(state === 'in-call' && call.acceptsViewers);
   if (state !== 'in-call') el.invitePanel.hidden = true;
+  el.chat.form.hidden = watching || terminal || incoming;
   el.hangup.textContent = watching ? 'Stop watching'
     : state === 'calling' || state === 'ringing' ? 'Cancel' : 'Hang up';
 

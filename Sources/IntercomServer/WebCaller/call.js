@@ -384,6 +384,8 @@ export class Call {
         onError: (code, message) => {
           // The server refused one of our signals (e.g. a viewer's late candidate) and keeps us in the room.
           if (code === 'forbidden') { console.warn(`signal refused: ${message}`); this.log(`signal refused: ${message}`); return; }
+          // A refused text (flood, oversize): not relayed, the call goes on.
+          if (code === 'rate-limited' || code === 'bad-signal') { this.log(`text refused: ${message}`); this.ui.onTextRefused?.(this, message); return; }
           this.fail(`Call error: ${message}.`);
         },
         onClose: () => this.onSignalClosed(),
@@ -484,9 +486,26 @@ export class Call {
         this.log(`the other side's microphone is ${data.audio ? 'on' : 'off'}, its camera ${data.video ? 'on' : 'off'}`);
         this.ui.onRemoteMedia?.(this, { audio: data.audio, video: data.video });
         break;
+      case 'text':
+        if (typeof data.id !== 'string' || typeof data.text !== 'string') { this.log('text ignored: id and text must be strings'); break; }
+        this.sendRemote({ type: 'text-ack', id: data.id });
+        this.ui.onText?.(this, data.text);
+        break;
+      case 'text-ack':
+        if (typeof data.id === 'string') this.ui.onTextAck?.(this, data.id);
+        break;
       default:
         this.log(`unknown signal ${data.type}`);
     }
+  }
+
+  /** Sends a text message to the other party (docs/backend.md); returns its id, or null when there is no
+   * call to send it into. A viewer never sends (the server would refuse it). */
+  sendText(text) {
+    if (this.finished || this.direction === 'watch' || !this.signal) return null;
+    this.textCount = (this.textCount || 0) + 1;
+    const id = `t${this.textCount}-${Math.random().toString(36).slice(2, 8)}`;
+    return this.sendRemote({ type: 'text', id, text }) ? id : null;
   }
 
   async handleOffer(sdp) {

@@ -7,6 +7,8 @@ const ERROR_TEXT = {
   forbidden: 'you are not allowed to join this call',
   full: 'the call is full',
   'bad-frame': 'the server did not understand a message',
+  'rate-limited': 'too many messages at once',
+  'bad-signal': 'the server refused a message',
 };
 
 /** The URL to open: same scheme family as the page (an https page cannot open ws://). */

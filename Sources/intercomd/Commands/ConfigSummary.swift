@@ -22,6 +22,7 @@ enum ConfigSummary {
         } else {
             lines.append("no gpio controls")
         }
+        lines.append(replies(configuration))
         if let sip = configuration.sip {
             let password = sip.passwordFile.map { "password from \($0)" } ?? "no password"
             lines.append("sip registers sip:\(sip.user)@\(sip.registrarHost) at \(sip.registrarHost):\(sip.registrarPort) over "
@@ -30,6 +31,15 @@ enum ConfigSummary {
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
         lines.append("state in \(configuration.state.directory)")
         return lines
+    }
+
+    /// `[call] replies` and who sends them (the reply button, issue #22).
+    private static func replies(_ configuration: IntercomConfiguration) -> String {
+        let replies = configuration.call.replies
+        let button = configuration.gpio?.buttons[.reply] != nil ? "the reply button sends the first" : "no reply button"
+        guard let first = replies.first else { return "no canned replies (\(button), a default one)" }
+        let shown = first.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(first.unicodeScalars.prefix(40))) + "…" : first
+        return "\(replies.count) canned repl\(replies.count == 1 ? "y" : "ies") (\(button): \"\(shown)\")"
     }
 
     private static func login(_ login: BackendSettings.Login) -> String {

@@ -17,6 +17,8 @@ struct DemoButtonPanel: Sendable {
         line = "HANGUP"
         [gpio.buttons.call]
         line = "CALL"
+        [gpio.buttons.reply]
+        line = "REPLY"
         [gpio.leds.status]
         line = "LED_STATUS"
         [gpio.leds.ringing]
@@ -32,11 +34,13 @@ struct DemoButtonPanel: Sendable {
         "A": ("ACCEPT", .milliseconds(2500), "long accept (toggles do-not-disturb)"),
         "h": ("HANGUP", .milliseconds(120), "hangup (declines or ends the call)"),
         "c": ("CALL", .milliseconds(120), "call"),
+        "r": ("REPLY", .milliseconds(120), "reply (sends the first canned reply into the call)"),
     ]
 
     static func help(callName: String?) -> String {
         let call = callName.map { "call \"\($0)\"" } ?? "call (no --call-name given: nobody to call)"
-        return "Buttons: type a + Enter = accept, A = long accept (do-not-disturb), h = hangup, c = \(call)."
+        return "Buttons: type a + Enter = accept, A = long accept (do-not-disturb), h = hangup, c = \(call), "
+            + "r = reply (\"\(DemoCommand.reply)\" into the call)."
     }
 
     init(logger: Logger) {
@@ -54,7 +58,7 @@ struct DemoButtonPanel: Sendable {
                 let key = line.trimmingCharacters(in: .whitespaces)
                 guard !key.isEmpty else { continue }
                 guard let action = Self.keys[key] else {
-                    Terminal.out("unknown key \"\(key)\": a, A, h or c, then Enter")
+                    Terminal.out("unknown key \"\(key)\": a, A, h, c or r, then Enter")
                     continue
                 }
                 Terminal.out("button: \(action.meaning)")

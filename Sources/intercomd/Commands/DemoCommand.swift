@@ -138,6 +138,9 @@ struct DemoCommand: AsyncParsableCommand {
         try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
     }
 
+    /// The demo's canned reply (`[call] replies`), sent by the reply key.
+    static let reply = "Please leave the parcel at the door"
+
     /// A value for a TOML basic string (the demo's options are not meant to carry quotes).
     static func quoted(_ text: String) -> String { text.replacingOccurrences(of: "\"", with: "'") }
 
@@ -154,6 +157,7 @@ struct DemoCommand: AsyncParsableCommand {
         [call]
         answer = "\(answer)"
         allow_door_open = true
+        replies = ["\(Self.reply)"]
         \(callName.map { "[call.target]\ntitle = \"\($0.replacingOccurrences(of: "\"", with: "'"))\"\nradius_km = 50" } ?? "")
 
         [audio]

@@ -1,0 +1,32 @@
+import CallCore
+import Testing
+
+/// Issue #22 item 1: the reply button sends the first canned reply into the call in progress, to the call's
+/// partner, each with an id of its own; outside a call it does nothing.
+@Suite("Reply button")
+struct ReplyButtonTests {
+    @Test func inACallTheFirstReplyGoesToThePartner() {
+        var harness = Harness(CallPolicy(replies: ["Please leave the parcel at the door", "Coming"]))
+        harness.run(Script.inCall)
+        #expect(harness.send(.button(.replyPress), at: 3)
+            == [.sendSignal(sessionID: "s1", to: "p1", .text(id: "reply-1", text: "Please leave the parcel at the door"))])
+        #expect(harness.send(.button(.replyPress), at: 4)
+            == [.sendSignal(sessionID: "s1", to: "p1", .text(id: "reply-2", text: "Please leave the parcel at the door"))])
+    }
+
+    @Test func withoutRepliesTheDefaultOneIsSent() {
+        var harness = Harness(CallPolicy())
+        harness.run(Script.inCall)
+        #expect(harness.send(.button(.replyPress), at: 3)
+            == [.sendSignal(sessionID: "s1", to: "p1", .text(id: "reply-1", text: CallPolicy.defaultReply))])
+    }
+
+    @Test func outsideACallNothingIsSent() {
+        var harness = Harness(CallPolicy(replies: ["x"]))
+        #expect(harness.send(.button(.replyPress), at: 0).isEmpty)
+        harness.run(Script.ringWithPartner)
+        let state = harness.machine.state
+        #expect(harness.send(.button(.replyPress), at: 1).isEmpty)
+        #expect(harness.machine.state == state)
+    }
+}
