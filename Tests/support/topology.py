@@ -22,6 +22,11 @@ appears in, or is routed through, the host's namespace. Namespaces are named `<p
 kills what still runs in them and deletes them (context manager, plus atexit); `Topology.clean_stale(prefix)`
 removes the namespaces of earlier runs whose pid is gone (a crashed or SIGKILLed run).
 
+Names: every namespace resolves `<host>.intercom.test` to the plan's address (/etc/netns/<ns>/hosts, removed
+with the namespace). Note: the agent cannot use an IPv6 literal URL (`http://[fd00:99::10]:8080/parse`): the
+WebSocket client's URI parser (swift-websocket) splits the host at the first colon, so LiveQuery and signaling
+fail; a name works.
+
 Helpers: `exec_prefix(host)` (argv prefix to run a command in a host), `run(host, *argv)`, `address(host)`,
 `forward(host, port)`: a TCP forwarder from 127.0.0.1:<free port> in the test's namespace to
 127.0.0.1:<port> inside `host` (how the test reaches a chromedriver running in the caller's namespace), via
@@ -33,6 +38,7 @@ import ctypes
 import os
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -71,6 +77,7 @@ def _kill_and_delete(name):
         except (OSError, ValueError):
             pass
     _ip("netns", "delete", name, check=False)
+    shutil.rmtree(f"/etc/netns/{name}", ignore_errors=True)
 
 
 class Topology:
@@ -91,7 +98,8 @@ class Topology:
     def clean_stale(prefix):
         """Deletes namespaces `<prefix><pid>-*` whose pid is no longer running; returns their names."""
         removed = []
-        for name in _namespaces():
+        names = set(_namespaces()) | set(os.listdir("/etc/netns") if os.path.isdir("/etc/netns") else [])
+        for name in sorted(names):
             match = re.fullmatch(rf"{re.escape(prefix)}(\d+)-\w+", name)
             if match and not os.path.exists(f"/proc/{match.group(1)}"):
                 _kill_and_delete(name)
@@ -123,7 +131,9 @@ class Topology:
 
     def leftovers(self):
         """Namespaces of this run still present (empty after close)."""
-        return [n for n in _namespaces() if n.startswith(self.run_id + "-")]
+        return [n for n in _namespaces() if n.startswith(self.run_id + "-")] + [
+            f"/etc/netns/{n}" for n in (os.listdir("/etc/netns") if os.path.isdir("/etc/netns") else [])
+            if n.startswith(self.run_id + "-")]
 
     # ---- building ----
 
@@ -152,10 +162,27 @@ class Topology:
             self.run(host, "ip", "addr", "add", v4, "dev", ifname)
         self.run(host, "ip", "link", "set", ifname, "up")
 
+    def hostname(self, host):
+        """`<host>.intercom.test`: every namespace resolves these names through /etc/netns/<ns>/hosts (which
+        `ip netns exec` mounts over /etc/hosts) to this plan's addresses."""
+        return f"{host}.intercom.test"
+
+    def _hosts_files(self):
+        plan = V6 if self.family == "ipv6" else V4
+        lines = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n" + "".join(
+            f"{address} {self.hostname(host)}\n" for host, address in plan.items())
+        for host in HOSTS:
+            directory = f"/etc/netns/{self.ns(host)}"
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "hosts"), "w", encoding="utf-8") as f:
+                f.write(lines)
+
     def build(self):
         for host in HOSTS:
             _ip("netns", "add", self.ns(host))
             self.created.append(self.ns(host))
+            if host == HOSTS[-1]:
+                self._hosts_files()
             self.run(host, "ip", "link", "set", "lo", "up")
             # No IPv6 autoconfiguration from router advertisements: the address plan is exactly the one above.
             # …and no duplicate address detection (link-local addresses usable at once).
@@ -185,6 +212,15 @@ class Topology:
                 self.run(router, "nft", f"add table ip nat; add chain ip nat postrouting "
                                         f"{{ type nat hook postrouting priority srcnat; policy accept; }}; "
                                         f"add rule ip nat postrouting oifname \"wan0\" counter {how}")
+                # Like a home router's firewall: unsolicited datagrams from the outside are dropped before their
+                # conntrack entry is confirmed. Without this, a peer's early connectivity check to the router's
+                # public port would leave a conntrack entry that makes masquerade pick another port for the
+                # LAN host's own packets to that peer (the "eim" NAT would behave like a symmetric one).
+                self.run(router, "nft", "add table inet fw; add chain inet fw input { type filter hook input "
+                                        "priority filter; policy accept; }; add rule inet fw input iifname \"wan0\" "
+                                        "ct state new counter drop; add chain inet fw forward { type filter hook "
+                                        "forward priority filter; policy accept; }; add rule inet fw forward "
+                                        "iifname \"wan0\" ct state new counter drop")
         return self
 
     def describe(self):
