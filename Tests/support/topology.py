@@ -1,7 +1,8 @@
 """A small network of test hosts in Linux network namespaces (issue #20): device and caller each behind a NAT
 router, backend and relay on a "public" segment. Standard library only; needs root, `ip` and `nft`.
 
-    wan (bridge br0, the public segment)
+    wan (bridge br0 203.0.113.1 fd00:99::1, the public segment; default gateway of the public hosts and
+         routers, blackholing everything it is sent — the "internet" where private addresses go nowhere)
       ├── backend   203.0.113.10   fd00:99::10      (intercom-server)
       ├── relay     203.0.113.20   fd00:99::20      (coturn)
       ├── rdevice   203.0.113.2    fd00:99::2  ── lan0 192.168.1.1 fd00:1::1 ── device 192.168.1.2 fd00:1::2
@@ -51,6 +52,7 @@ V4 = {"backend": "203.0.113.10", "relay": "203.0.113.20", "rdevice": "203.0.113.
       "device": "192.168.1.2", "caller": "192.168.2.2"}
 V6 = {"backend": "fd00:99::10", "relay": "fd00:99::20", "rdevice": "fd00:99::2", "rcaller": "fd00:99::3",
       "device": "fd00:1::2", "caller": "fd00:2::2"}
+GATEWAY = {4: "203.0.113.1", 6: "fd00:99::1"}  # wan's bridge: the public hosts' default route, a blackhole
 LANS = {"device": ("rdevice", "192.168.1", "fd00:1"), "caller": ("rcaller", "192.168.2", "fd00:2")}
 
 
@@ -190,6 +192,13 @@ class Topology:
                      "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0")
         self.run("wan", "ip", "link", "add", "br0", "type", "bridge")
         self.run("wan", "ip", "link", "set", "br0", "up")
+        # The "internet" beyond the public segment: wan's bridge is every public host's default gateway and
+        # silently discards what it is sent (blackhole, forwarding off), as datagrams to private addresses
+        # vanish on the real internet. Without a default route, coturn's send to a peer's private host
+        # candidate fails with ENETUNREACH on its socket and coturn closes the whole allocation.
+        self._addr("wan", "br0", f"{GATEWAY[4]}/24", f"{GATEWAY[6]}/64")
+        self.run("wan", "ip", "route", "add", "blackhole", "default")
+        self.run("wan", "ip", "-6", "route", "add", "blackhole", "default")
         for host in ("backend", "relay", "rdevice", "rcaller"):
             port = f"p-{host}"
             wan_if = "eth0" if host in ("backend", "relay") else "wan0"
@@ -197,6 +206,10 @@ class Topology:
             self.run("wan", "ip", "link", "set", port, "master", "br0")
             self.run("wan", "ip", "link", "set", port, "up")
             self._addr(host, wan_if, f"{V4[host]}/24", f"{V6[host]}/64")
+            if self.family == "ipv6":
+                self.run(host, "ip", "-6", "route", "add", "default", "via", GATEWAY[6])
+            else:
+                self.run(host, "ip", "route", "add", "default", "via", GATEWAY[4])
         for lan_host, (router, v4net, v6net) in LANS.items():
             self._veth(router, "lan0", lan_host, "eth0")
             self._addr(router, "lan0", f"{v4net}.1/24", f"{v6net}::1/64")
