@@ -110,8 +110,9 @@ class Networks:
         if turn_secret:
             env["INTERCOM_TURN_URLS"] = f"turn:{relay}:{TURN_PORT}?transport=udp"
             env["INTERCOM_TURN_SECRET"] = turn_secret
-        # Calls carry the signaling room's URL; the device only joins rooms on its backend's host (by name).
-        env["INTERCOM_SIGNAL_URL"] = f"ws://{t.hostname('backend')}:{SERVER_PORT}/signal"
+        # Calls carry the signaling room's URL, derived from the public URL (never from a request's Host); the
+        # device only joins rooms on its backend's host, which it knows by name.
+        env["INTERCOM_PUBLIC_URL"] = f"http://{t.hostname('backend')}:{SERVER_PORT}"
         host = t.address("backend")
         listen = f"[{host}]:{SERVER_PORT}" if ":" in host else f"{host}:{SERVER_PORT}"
         server, base, detail = start_intercom_server(self.server_bin, self.workdir, f"{label}-server", env=env,

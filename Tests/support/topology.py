@@ -24,7 +24,7 @@ kills what still runs in them and deletes them (context manager, plus atexit); `
 removes the namespaces of earlier runs whose pid is gone (a crashed or SIGKILLed run).
 
 Names: every namespace resolves `<host>.intercom.test` to the plan's address (/etc/netns/<ns>/hosts, removed
-with the namespace). Note: the agent cannot use an IPv6 literal URL (`http://[fd00:99::10]:8080/parse`): the
+with the namespace) and nothing else (resolv.conf: 127.0.0.1, where no DNS server listens). Note: the agent cannot use an IPv6 literal URL (`http://[fd00:99::10]:8080/parse`): the
 WebSocket client's URI parser (swift-websocket) splits the host at the first colon, so LiveQuery and signaling
 fail; a name works.
 
