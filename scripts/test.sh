@@ -39,6 +39,7 @@ STAGES=(
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
     "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
     "turn|bin|TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
+    "networks|bin|networks: network namespaces (Tests/support/topology.py): the web caller in headless Chromium behind a NAT router calls intercomd run behind another, through intercom-server and coturn on a public segment: direct through endpoint-independent NATs, blocked without TURN and relayed with it through symmetric NATs, and over IPv6 only"
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"
@@ -247,6 +248,7 @@ stage_efficiency() {
     grep -E "^EFFICIENCY " "$logs/mjpeg-decode.log"
 }
 stage_turn() { checks_stage "TURN through coturn (Chromium)" turn.log bash Tests/turn/run.sh "${binary_flags[@]}"; }
+stage_networks() { checks_stage "networks (namespaces, NAT, TURN, IPv6)" networks.log bash Tests/networks/run.sh "${binary_flags[@]}"; }
 
 stage_units() {
     if bash Tests/systemd/check-units.sh "$intercomd" "$server" 2>&1 | tee "$logs/units.log"; then

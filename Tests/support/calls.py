@@ -12,6 +12,7 @@ Contents:
   percentile                 p-th percentile, linear interpolation between closest ranks (numpy's default)
   LoggedProcess              a child process whose stdout and stderr lines are collected (and written to files)
   OUTCOME                    regex of the device's one outcome line per call (`call incoming Visitor: answered(…) …`)
+  PC_PROBE, PAIR_STATS       page script keeping the RTCPeerConnection; getStats' selected candidate pair
   CALL_PROBE                 page script timing each call from the click on a call button to its first decoded frame
   call_button, wait_callable, probe, first_frame
                              drive a WebCallerBrowser (Tests/support/webdriver.py) through calls
@@ -67,6 +68,47 @@ CALL_PROBE = r"""
     setTimeout(poll, 0); // after the page's own click handler has created the call
   }, true);
 })();
+"""
+
+
+# Installed before the page's scripts (Tests/turn, Tests/networks): keeps the page's RTCPeerConnection and the configuration it was built
+# with, so the test can read the ICE servers it got and getStats' selected candidate pair.
+PC_PROBE = r"""
+(() => {
+  const Native = window.RTCPeerConnection;
+  window.__turnProbe = { pc: null, config: null };
+  window.RTCPeerConnection = function (config, ...rest) {
+    const pc = new Native(config, ...rest);
+    window.__turnProbe = { pc, config: JSON.parse(JSON.stringify(config || {})) };
+    return pc;
+  };
+  window.RTCPeerConnection.prototype = Native.prototype;
+  Object.setPrototypeOf(window.RTCPeerConnection, Native);
+})();
+"""
+
+# The selected pair (through the transport's selectedCandidatePairId) and every candidate getStats knows.
+PAIR_STATS = r"""
+(async () => {
+  const pc = window.__turnProbe && window.__turnProbe.pc;
+  if (!pc) return { error: 'no RTCPeerConnection' };
+  const report = await pc.getStats();
+  const byId = {}; report.forEach((s) => { byId[s.id] = s; });
+  const out = { iceConnectionState: pc.iceConnectionState, connectionState: pc.connectionState,
+                local: [], remote: [], pair: null };
+  report.forEach((s) => {
+    if (s.type === 'local-candidate') out.local.push(s.candidateType);
+    if (s.type === 'remote-candidate') out.remote.push(s.candidateType);
+    if (s.type === 'transport' && s.selectedCandidatePairId && byId[s.selectedCandidatePairId]) {
+      const p = byId[s.selectedCandidatePairId];
+      const l = byId[p.localCandidateId] || {}, r = byId[p.remoteCandidateId] || {};
+      out.pair = { state: p.state, local: l.candidateType, remote: r.candidateType,
+                   localAddress: `${l.address}:${l.port}`, remoteAddress: `${r.address}:${r.port}`,
+                   relayProtocol: l.relayProtocol || null, bytesSent: p.bytesSent, bytesReceived: p.bytesReceived };
+    }
+  });
+  return out;
+})()
 """
 
 
@@ -196,16 +238,20 @@ def first_frame(browser, timeout):
     return wait_for(lambda: (lambda p: p if p and p.get("firstFrameAt") else None)(probe(browser)), timeout, 0.05)
 
 
-def start_intercom_server(server_bin, workdir, label="server", env=None):
-    """`intercom-server --listen 127.0.0.1:0` with its own database in `workdir`. Returns (LoggedProcess,
-    base URL or None, the `listening on` line or the log's tail): the caller turns the last into a check."""
-    server = LoggedProcess([server_bin, "--listen", "127.0.0.1:0", "--database",
+def start_intercom_server(server_bin, workdir, label="server", env=None, listen="127.0.0.1:0", prefix=()):
+    """`intercom-server --listen 127.0.0.1:0` (or `listen`, e.g. `[fd00::1]:8080`) with its own database in
+    `workdir`; `prefix` goes before the binary (e.g. `ip netns exec NAME`, Tests/support/topology.py). Returns
+    (LoggedProcess, base URL or None, the `listening on` line or the log's tail): the caller turns the last
+    into a check."""
+    server = LoggedProcess([*prefix, server_bin, "--listen", listen, "--database",
                             os.path.join(workdir, f"{label}.sqlite"), "--log-level", "warning"],
                            workdir, label, env=env)
-    listening = server.wait_line(r"listening on ([\d.]+):(\d+)", 30, stdout=True)
+    listening = server.wait_line(r"listening on (\S+):(\d+)", 30, stdout=True)
     if not listening:
         return server, None, "no 'listening on' line within 30 s: " + " | ".join(server.tail(5))
-    return server, f"http://{listening.group(1)}:{listening.group(2)}", listening.group(0)
+    host = listening.group(1)
+    host = f"[{host}]" if ":" in host else host
+    return server, f"http://{host}:{listening.group(2)}", listening.group(0)
 
 
 def write_agent_config(path, base, title, latitude, longitude, state, metrics_port, call="", logging="",

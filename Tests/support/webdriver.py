@@ -272,15 +272,18 @@ def stop_logged_process(process, log_file, grace=10):
 
 
 class ChromeDriver:
-    """chromedriver on a free loopback port, logging to <workdir>/chromedriver.log."""
+    """chromedriver on a free loopback port, logging to <workdir>/chromedriver.log.
 
-    def __init__(self, workdir, binary=None):
+    `url_for(port)`, when given, is the URL this process reaches chromedriver's port at (e.g. a forwarder into
+    the network namespace chromedriver runs in: Tests/support/topology.py)."""
+
+    def __init__(self, workdir, binary=None, url_for=None):
         self.port = free_port()
         self.log_path = os.path.join(workdir, "chromedriver.log")
         self.log_file = open(self.log_path, "wb")
         self.process = subprocess.Popen([binary or CHROMEDRIVER, f"--port={self.port}"], stdout=self.log_file,
                                         stderr=subprocess.STDOUT)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = url_for(self.port) if url_for else f"http://127.0.0.1:{self.port}"
 
         def ready():
             with urllib.request.urlopen(self.url + "/status", timeout=2) as response:

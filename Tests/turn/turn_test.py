@@ -49,7 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import (OUTCOME, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
+from calls import (OUTCOME, PAIR_STATS, PC_PROBE, LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
                    keep_or_remove, start_intercom_server, wait_callable, write_agent_config)
 from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
 from prerequisites import missing_prerequisites  # noqa: E402
@@ -69,47 +69,6 @@ MIN_FRAMES = 200
 MIN_AUDIO_PACKETS = 300
 RELEASE_SECONDS = 5
 RELAY_SPAN = 200
-
-# Installed before the page's scripts: keeps the page's RTCPeerConnection and the configuration it was built
-# with, so the test can read the ICE servers it got and getStats' selected candidate pair.
-PC_PROBE = r"""
-(() => {
-  const Native = window.RTCPeerConnection;
-  window.__turnProbe = { pc: null, config: null };
-  window.RTCPeerConnection = function (config, ...rest) {
-    const pc = new Native(config, ...rest);
-    window.__turnProbe = { pc, config: JSON.parse(JSON.stringify(config || {})) };
-    return pc;
-  };
-  window.RTCPeerConnection.prototype = Native.prototype;
-  Object.setPrototypeOf(window.RTCPeerConnection, Native);
-})();
-"""
-
-# The selected pair (through the transport's selectedCandidatePairId) and every candidate getStats knows.
-PAIR_STATS = r"""
-(async () => {
-  const pc = window.__turnProbe && window.__turnProbe.pc;
-  if (!pc) return { error: 'no RTCPeerConnection' };
-  const report = await pc.getStats();
-  const byId = {}; report.forEach((s) => { byId[s.id] = s; });
-  const out = { iceConnectionState: pc.iceConnectionState, connectionState: pc.connectionState,
-                local: [], remote: [], pair: null };
-  report.forEach((s) => {
-    if (s.type === 'local-candidate') out.local.push(s.candidateType);
-    if (s.type === 'remote-candidate') out.remote.push(s.candidateType);
-    if (s.type === 'transport' && s.selectedCandidatePairId && byId[s.selectedCandidatePairId]) {
-      const p = byId[s.selectedCandidatePairId];
-      const l = byId[p.localCandidateId] || {}, r = byId[p.remoteCandidateId] || {};
-      out.pair = { state: p.state, local: l.candidateType, remote: r.candidateType,
-                   localAddress: `${l.address}:${l.port}`, remoteAddress: `${r.address}:${r.port}`,
-                   relayProtocol: l.relayProtocol || null, bytesSent: p.bytesSent, bytesReceived: p.bytesReceived };
-    }
-  });
-  return out;
-})()
-"""
-
 
 def cgroup2_mount():
     """The cgroup v2 mount point (/sys/fs/cgroup on a unified host, /sys/fs/cgroup/unified on a hybrid one)."""
