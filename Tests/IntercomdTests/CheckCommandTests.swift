@@ -72,20 +72,20 @@ struct CheckCommandTests {
     }
 
     @Test("[call] replies: a bad one is a problem at file:line; valid ones are summarized (issue #22)")
-    func replies() throws {
+    func replies() async throws {
         let directory = NSTemporaryDirectory() + "intercomd-check-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let base = "[identity]\ntitle = \"G\"\nlatitude = 1\nlongitude = 0\n[backend]\nserver_url = \"http://h/p\"\n"
         let path = directory + "/intercom.toml"
         try (base + "[call]\nreplies = [\"ok\", \"\"]\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let invalid = try IntercomdProcess.run(["check", "--config", path])
+        let invalid = try await IntercomdProcess.runAsync(["check", "--config", path])
         #expect(invalid.status == 1)
         #expect(invalid.stderr.contains("\(path):8:"), "\(invalid.stderr)")
         #expect(invalid.stderr.contains("call.replies[1]: is empty"), "\(invalid.stderr)")
         try (base + "[call]\nreplies = [\"Please leave the parcel at the door\", \"Coming\"]\n[gpio.buttons.reply]\nline = \"GPIO5\"\n")
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let valid = try IntercomdProcess.run(["check", "--config", path])
+        let valid = try await IntercomdProcess.runAsync(["check", "--config", path])
         #expect(valid.status == 0, "\(valid.stderr)")
         #expect(valid.stdout.contains("2 canned replies (the reply button sends the first: \"Please leave the parcel at the door\")"),
                 "\(valid.stdout)")

@@ -31,14 +31,16 @@ final class PeerConnectionLoopback: Sendable {
     let answererMedia = StreamRecorder<ReceivedMedia>()
 
     /// `offererDrops` is the offerer's fault-injection filter (false = first transmission lost).
-    init(offererDrops: (@Sendable (RTPPacket) -> Bool)? = nil) async throws {
+    /// `certificates`: the offerer's and the answerer's (a device reuses one across calls); new ones if nil.
+    init(offererDrops: (@Sendable (RTPPacket) -> Bool)? = nil,
+         certificates: (offerer: DTLSCertificate, answerer: DTLSCertificate)? = nil) async throws {
         let loopback = ["127.0.0.1"]
         offerer = try await PeerConnection(
-            role: .offerer, certificate: try DTLSCertificate(commonName: "offerer"),
+            role: .offerer, certificate: try certificates?.offerer ?? DTLSCertificate(commonName: "offerer"),
             configuration: PeerConnectionConfiguration(
                 localAddresses: loopback, reportInterval: .milliseconds(200), outgoingPacketFilter: offererDrops))
         answerer = try await PeerConnection(
-            role: .answerer, certificate: try DTLSCertificate(commonName: "answerer"),
+            role: .answerer, certificate: try certificates?.answerer ?? DTLSCertificate(commonName: "answerer"),
             configuration: PeerConnectionConfiguration(
                 capabilities: MediaCapabilities(videoDirection: .recvonly), localAddresses: loopback,
                 reportInterval: .milliseconds(200)))

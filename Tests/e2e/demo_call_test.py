@@ -470,6 +470,11 @@ class Run:
                    levels and int(levels.group(1)) > 0 and 0 < spoken < audio_packets * 0.02,
                    f"level packets {levels.group(1) if levels else '-'}, spoke {spoken} s, "
                    f"audio packets {audio_packets} (≈ {audio_packets * 0.02:.1f} s)")
+        # The same figure reaches the call's outcome line (and with it the visitor log's CallLog row).
+        logged = re.search(r'callerSpoke="?([\d.]+) s', outcome.group(0)) if outcome else None
+        self.check("[auto] the call's outcome line says how long the caller spoke, as its media measured",
+                   logged and spoke and logged.group(1) == spoke.group(1),
+                   f"outcome line {logged.group(0) if logged else '-'}, media {spoke.group(0) if spoke else '-'}")
         later = demo.stderr(since)
         trouble = [line for line in later if re.search(r"\b(error|warning)\b", line[:40])]
         self.check("[auto] the device logs no errors or warnings for the call's end", not trouble,

@@ -45,6 +45,8 @@ public actor CallCoordinator {
     private let inboxSink: AsyncStream<(Input, CheckedContinuation<Void, Never>?)>.Continuation
     private var loop: Task<Void, Never>?
     private var rooms: [String: CallRoom] = [:]
+    /// How long the caller spoke in a call whose media just stopped, until its outcome is logged (next action).
+    private var callerSpoke: [String: Double] = [:]
     private var timers: [CallTimer: Task<Void, Never>] = [:]
     private var nextNumber: UInt64 = 0
     /// What `mediaFactory` was last told about the calls' need for media.
@@ -323,7 +325,11 @@ public actor CallCoordinator {
             // Closed before the call's outcome is logged (the next action), so a caller who rings again as
             // soon as the outcome shows finds the device free: the machine hears `mediaStopped` next, before
             // any input queued after this one. Closing takes milliseconds, up to ~1 s with a TURN release.
-            for media in stopping { await media.session.stop() }
+            for media in stopping {
+                await media.session.stop()
+                // The party's figure; a viewer's media carries no audio and says nil.
+                if let spoke = media.session.peerSpokeSeconds { callerSpoke[sessionID] = max(spoke, callerSpoke[sessionID] ?? 0) }
+            }
             post(.mediaStopped(sessionID: sessionID))
         case .admitViewer(let sessionID, let peer):
             await startMedia(sessionID, peer: peer, plan: .viewer)
@@ -349,13 +355,15 @@ public actor CallCoordinator {
         case .cancelTimer(let timer):
             timers.removeValue(forKey: timer)?.cancel()
         case .logCallOutcome(let summary):
+            let spoke = summary.sessionID.flatMap { callerSpoke.removeValue(forKey: $0) }
             logger.notice("call \(summary.direction) \(summary.remoteTitle): \(summary.outcome)", metadata: [
                 "session": "\(summary.sessionID ?? "-")", "ringToAnswer": "\(summary.ringToAnswer.map { "\($0)" } ?? "-")",
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
+                "callerSpoke": "\(spoke.map { String(format: "%.1f s", $0) } ?? "-")",
             ])
             metrics?.callEnded(summary)
             observer?.callEnded(summary)
-            await visits?.callEnded(summary, ticket: visitTicket(for: summary))
+            await visits?.callEnded(summary, ticket: visitTicket(for: summary), callerSpokeSeconds: spoke)
         case .reportState(let line):
             await status?.setCallState(line)
         }

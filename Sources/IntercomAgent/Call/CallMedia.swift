@@ -13,6 +13,13 @@ public protocol CallMediaSession: Sendable {
     /// An answer or candidate from the peer, after `start` returned.
     func remote(_ payload: SignalPayload) async
     func stop() async
+    /// How long the peer spoke so far, from the levels its audio packets carried (RFC 6464); nil when they
+    /// carried none. Read after `stop()` for the visitor log.
+    var peerSpokeSeconds: Double? { get }
+}
+
+extension CallMediaSession {
+    public var peerSpokeSeconds: Double? { nil }
 }
 
 /// What a media session reports about its connection.

@@ -17,6 +17,8 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
     let decodesPeerMedia: Bool
     let onProgress: (@Sendable (CallMediaProgress) -> Void)?
     let onEnded: @Sendable (CallMediaReport) -> Void
+    /// Every call of this factory's agent presents the same certificate (renewed weekly).
+    let certificates = DTLSCertificateCache()
 
     /// `onEnded` hears what each peer's media sent and received when it stops (`intercomd call` prints it);
     /// `onProgress`, when given, the peer's video so far, once a second from the media's start to its stop.
@@ -36,7 +38,7 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
         WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, decodesPeerMedia: decodesPeerMedia,
-                        onProgress: onProgress, onEnded: onEnded)
+                        certificates: certificates, onProgress: onProgress, onEnded: onEnded)
     }
 
     public func callsNeedMedia(_ needed: Bool) {
@@ -87,9 +89,12 @@ final class WebRTCCallMedia: CallMediaSession {
     private let onProgress: (@Sendable (CallMediaProgress) -> Void)?
     private let onEnded: @Sendable (CallMediaReport) -> Void
 
+    private let certificates: DTLSCertificateCache
+
     init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger, decodesPeerMedia: Bool,
-         onProgress: (@Sendable (CallMediaProgress) -> Void)?, onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
+         certificates: DTLSCertificateCache, onProgress: (@Sendable (CallMediaProgress) -> Void)?, onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
         self.pipeline = pipeline
+        self.certificates = certificates
         peerVideo = ReceivedVideoDecoder(decodes: decodesPeerMedia)
         decodesPeerAudio = decodesPeerMedia
         estimateKey = pipeline.makePeerKey()
@@ -117,7 +122,7 @@ final class WebRTCCallMedia: CallMediaSession {
             if !plan.audio { configuration.capabilities.audioDirection = .inactive }
         }
         let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
-        let peer = try await PeerConnection(role: role, certificate: try DTLSCertificate(), configuration: configuration)
+        let peer = try await PeerConnection(role: role, certificate: try certificates.certificate(), configuration: configuration)
         connection.withLock { $0 = peer }
         watch(peer, plan: plan, signal: signal, state: state)
         switch role {
@@ -138,6 +143,11 @@ final class WebRTCCallMedia: CallMediaSession {
         await apply(payload, to: peer, role: peer.role)
     }
 
+    var peerSpokeSeconds: Double? {
+        let speech = callerAudio.speech
+        return speech.measuredPackets > 0 ? speech.spokenSeconds : nil
+    }
+
     func stop() async {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         if let claim = speakerClaim.withLock({ $0 }) { pipeline.speaker.release(claim) }
@@ -153,7 +163,7 @@ final class WebRTCCallMedia: CallMediaSession {
         let report = CallMediaReport(
             videoFramesSent: statistics.videoFramesSent, audioPacketsSent: statistics.audioPacketsSent,
             peerAudioPackets: heard.packets, peerAudioLevel: heard.level, peerAudioFrequency: callerAudio.dominantFrequency(),
-            peerSpokeSeconds: speech.measuredPackets > 0 ? speech.spokenSeconds : nil,
+            peerSpokeSeconds: peerSpokeSeconds,
             peerVideoFramesDecoded: video.framesDecoded, peerVideoFramesPerSecond: video.framesPerSecond,
             peerVideoWidth: video.width, peerVideoHeight: video.height)
         if let spoke = report.peerSpokeSeconds { metrics?.peerSpoke(seconds: spoke) }
