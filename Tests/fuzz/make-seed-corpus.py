@@ -361,3 +361,14 @@ write("FuzzMQTT", "connect.bin", mqtt_packet(0x10, mqtt_string("MQTT") + b"\x04\
                                              + mqtt_string("intercom/dev/availability") + mqtt_string("offline")
                                              + mqtt_string("ha") + mqtt_string("secret")))
 write("FuzzMQTT", "subscribe.bin", mqtt_packet(0x82, struct.pack(">H", 1) + mqtt_string("intercom/+/door/set") + b"\x01"))
+
+# ── RFC 4733 telephone-events: 8-byte records, RTP timestamp then the 4-byte payload (§2.3) ─────────────
+def telephone_event(timestamp, event, end, duration, volume=10):
+    return struct.pack(">IBBH", timestamp, event, (0x80 if end else 0) | volume, duration)
+
+
+PRESS_ONE = b"".join([telephone_event(100, 1, False, 0), telephone_event(100, 1, False, 400)]
+                     + [telephone_event(100, 1, True, 800)] * 3)
+write("FuzzTelephoneEvent", "press.bin", PRESS_ONE)
+write("FuzzTelephoneEvent", "same-key-twice.bin", PRESS_ONE + PRESS_ONE.replace(struct.pack(">I", 100), struct.pack(">I", 1500)))
+write("FuzzTelephoneEvent", "long-segment.bin", telephone_event(500, 9, False, 0xFFFF) + telephone_event(500 + 0xFFFF, 9, True, 200))
