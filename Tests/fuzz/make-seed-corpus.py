@@ -372,3 +372,13 @@ PRESS_ONE = b"".join([telephone_event(100, 1, False, 0), telephone_event(100, 1,
 write("FuzzTelephoneEvent", "press.bin", PRESS_ONE)
 write("FuzzTelephoneEvent", "same-key-twice.bin", PRESS_ONE + PRESS_ONE.replace(struct.pack(">I", 100), struct.pack(">I", 1500)))
 write("FuzzTelephoneEvent", "long-segment.bin", telephone_event(500, 9, False, 0xFFFF) + telephone_event(500 + 0xFFFF, 9, True, 200))
+
+# ── Plain SIP audio offers for SIPAudioAnswerer (SIPp's uac body; a baresip-like opus/G.711/DTMF offer) ──
+write("FuzzSDP", "sipp-pcmu.sdp", "\r\n".join([
+    "v=0", "o=user1 53655765 2353687637 IN IP4 127.0.0.1", "s=-", "c=IN IP4 127.0.0.1", "t=0 0",
+    "m=audio 6000 RTP/AVP 0", "a=rtpmap:0 PCMU/8000", ""]))
+write("FuzzSDP", "baresip-audio-video.sdp", "\r\n".join([
+    "v=0", "o=- 1652172519 3271838003 IN IP4 198.51.100.7", "s=-", "c=IN IP4 198.51.100.7", "t=0 0",
+    "m=audio 10462 RTP/AVP 96 0 8 101", "a=rtpmap:96 opus/48000/2", "a=fmtp:96 stereo=1;sprop-stereo=1",
+    "a=rtpmap:0 PCMU/8000", "a=rtpmap:8 PCMA/8000", "a=rtpmap:101 telephone-event/8000", "a=fmtp:101 0-15",
+    "a=sendrecv", "a=ptime:20", "m=video 10464 RTP/AVP 97", "a=rtpmap:97 VP8/90000", ""]))
