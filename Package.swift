@@ -127,8 +127,9 @@ let package = Package(
         ),
         // MQTT 3.1.1 packets, stream framer and client session (OASIS MQTT 3.1.1 §2–3): sans-IO.
         .target(name: "MQTTCore", dependencies: ["ParseWire"]),
-        // Button interpretation (debounce, long/double press) and LED patterns: sans-IO.
-        .target(name: "ControlsCore"),
+        // Button interpretation (debounce, long/double press), LED patterns, the keypad door code: sans-IO.
+        // IntercomPlatform only for ConstantTime (the door-code comparison).
+        .target(name: "ControlsCore", dependencies: ["IntercomPlatform"]),
         // Buttons, LEDs and the door relay through libgpiod.
         .target(name: "GPIO", dependencies: ["IntercomPlatform", "ControlsCore", "CGPIOD"]),
         // The agent's services: registration, call intake, call, media, controls, metrics, watchdog.

@@ -35,5 +35,6 @@ let package = Package(
         fuzzer("FuzzJPEG", ["Media"]),
         fuzzer("FuzzSIP", ["SIPCore"]),
         fuzzer("FuzzMQTT", ["MQTTCore"]),
+        fuzzer("FuzzTelephoneEvent", ["WebRTCCore"]),
     ]
 )

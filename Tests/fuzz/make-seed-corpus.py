@@ -371,3 +371,24 @@ write("FuzzMQTT", "connect.bin", mqtt_packet(0x10, mqtt_string("MQTT") + b"\x04\
                                              + mqtt_string("intercom/dev/availability") + mqtt_string("offline")
                                              + mqtt_string("ha") + mqtt_string("secret")))
 write("FuzzMQTT", "subscribe.bin", mqtt_packet(0x82, struct.pack(">H", 1) + mqtt_string("intercom/+/door/set") + b"\x01"))
+
+# ── RFC 4733 telephone-events: 8-byte records, RTP timestamp then the 4-byte payload (§2.3) ─────────────
+def telephone_event(timestamp, event, end, duration, volume=10):
+    return struct.pack(">IBBH", timestamp, event, (0x80 if end else 0) | volume, duration)
+
+
+PRESS_ONE = b"".join([telephone_event(100, 1, False, 0), telephone_event(100, 1, False, 400)]
+                     + [telephone_event(100, 1, True, 800)] * 3)
+write("FuzzTelephoneEvent", "press.bin", PRESS_ONE)
+write("FuzzTelephoneEvent", "same-key-twice.bin", PRESS_ONE + PRESS_ONE.replace(struct.pack(">I", 100), struct.pack(">I", 1500)))
+write("FuzzTelephoneEvent", "long-segment.bin", telephone_event(500, 9, False, 0xFFFF) + telephone_event(500 + 0xFFFF, 9, True, 200))
+
+# ── Plain SIP audio offers for SIPAudioAnswerer (SIPp's uac body; a baresip-like opus/G.711/DTMF offer) ──
+write("FuzzSDP", "sipp-pcmu.sdp", "\r\n".join([
+    "v=0", "o=user1 53655765 2353687637 IN IP4 127.0.0.1", "s=-", "c=IN IP4 127.0.0.1", "t=0 0",
+    "m=audio 6000 RTP/AVP 0", "a=rtpmap:0 PCMU/8000", ""]))
+write("FuzzSDP", "baresip-audio-video.sdp", "\r\n".join([
+    "v=0", "o=- 1652172519 3271838003 IN IP4 198.51.100.7", "s=-", "c=IN IP4 198.51.100.7", "t=0 0",
+    "m=audio 10462 RTP/AVP 96 0 8 101", "a=rtpmap:96 opus/48000/2", "a=fmtp:96 stereo=1;sprop-stereo=1",
+    "a=rtpmap:0 PCMU/8000", "a=rtpmap:8 PCMA/8000", "a=rtpmap:101 telephone-event/8000", "a=fmtp:101 0-15",
+    "a=sendrecv", "a=ptime:20", "m=video 10464 RTP/AVP 97", "a=rtpmap:97 VP8/90000", ""]))

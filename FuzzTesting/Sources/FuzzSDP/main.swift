@@ -6,7 +6,9 @@ let reparseLimits = SDPLimits(
     maxInputBytes: 1 << 20, maxLineBytes: 1 << 20, maxMediaSections: SDPLimits.standard.maxMediaSections)
 
 /// SDP parser (reliability-test-matrix §(c) 1): any bytes parse or throw `SDPError`; a parsed description
-/// serializes to text that parses back to an equal description.
+/// serializes to text that parses back to an equal description. Every parsed description is also offered
+/// to `SIPAudioAnswerer`: it answers or throws `SIPAudioAnswerError`, and an answer parses back equal, with
+/// one m= line per offered one and a payload type the offer listed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSDP(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     guard let parsed = try? SessionDescription(parsing: fuzzInput(data, size)) else { return 0 }
@@ -18,5 +20,18 @@ public func fuzzSDP(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
         fuzzFail("serialized SDP does not parse: \(error)\n--- serialized ---\n\(text)")
     }
     fuzzRequire(reparsed == parsed, "SDP round trip changed the description\n--- serialized ---\n\(text)")
+    checkSIPAudioAnswer(to: parsed)
     return 0
+}
+
+func checkSIPAudioAnswer(to offer: SessionDescription) {
+    let answerer = SIPAudioAnswerer(address: "192.0.2.1", port: 4000, sessionID: "1")
+    guard let answer = try? answerer.answer(offer) else { return }
+    let text = answer.session.serialized()
+    let reparsed = try? SessionDescription(parsing: text, limits: reparseLimits)
+    fuzzRequire(reparsed == answer.session, "SIP audio answer does not parse back equal\n--- answer ---\n\(text)")
+    fuzzRequire(answer.session.media.count == offer.media.count, "answer m= count differs from the offer's")
+    fuzzRequire(
+        offer.media.contains { $0.payloads.contains { $0.payloadType == answer.payloadType } },
+        "answer payload type \(answer.payloadType) is not in the offer")
 }
