@@ -3,9 +3,8 @@ import Synchronization
 
 /// One DTLS certificate for every call, renewed a week after it was made (its lifetime is 30 days).
 ///
-/// A certificate per call cost an EC key generation on the call's path and left OpenSSL's per-thread
-/// random generators and encoder caches behind on whichever pool thread ran it (the PeerConnection heap
-/// test's per-call growth). Reusing one across calls is what RTCCertificate allows browsers too: the
+/// A certificate per call put a P-256 key generation and a self-signature on the path from answer to first
+/// frame, on a Pi's slow core. Reusing one across calls is what RTCCertificate allows browsers too: the
 /// fingerprint is sent over authenticated signaling each time, and the key never leaves the process.
 public final class DTLSCertificateCache: Sendable {
     public static let renewal: Duration = .seconds(7 * 24 * 60 * 60)
