@@ -47,6 +47,7 @@ return [...document.querySelectorAll('#visits-list li.visit')].map((li) => {
   const img = li.querySelector('img.thumb');
   return {outcome: li.dataset.outcome, label: li.querySelector('.outcome').textContent,
           time: li.querySelector('time').dateTime, title: li.querySelector('strong').textContent,
+          spoke: li.querySelector('.spoke') ? li.querySelector('.spoke').textContent : null,
           img: img ? {complete: img.complete, width: img.naturalWidth} : null};
 });
 """
@@ -183,6 +184,11 @@ def run(server_bin, intercomd_bin):
         checks.check("outcome labels are shown", labels == ["Missed", "Missed", "Answered", "Missed", "Missed"],
                      f"{labels}")
         checks.check("every visit shows the caller", all(i["title"] == "Visitor" for i in first))
+        # The answered call's media measured the caller's speech (RFC 6464 levels); a missed call has none.
+        spoke = [i["spoke"] for i in first]
+        checks.check("the answered visit says whether the caller spoke, the missed ones say nothing",
+                     spoke[2] is not None and (spoke[2] == "did not speak" or spoke[2].startswith("spoke "))
+                     and all(s is None for n, s in enumerate(spoke) if n != 2), f"{spoke}")
         widths = [i["img"] and i["img"]["width"] for i in first]
         checks.check("every thumbnail loads (naturalWidth > 0)", all(w and w > 0 for w in widths), f"{widths}")
         checks.check("opening the list clears the badge", wait_for(lambda: badge(owner) == 0, 5), f"badge {badge(owner)}")

@@ -121,7 +121,7 @@ export class VisitsView {
     if (Number.isFinite(row.callerSpokeSeconds)) {
       const spoke = document.createElement('span');
       spoke.className = 'spoke';
-      spoke.textContent = `spoke ${Math.round(row.callerSpokeSeconds)} s`;
+      spoke.textContent = row.callerSpokeSeconds < 0.5 ? 'did not speak' : `spoke ${Math.round(row.callerSpokeSeconds)} s`;
       text.append(spoke);
     }
     li.append(text);
