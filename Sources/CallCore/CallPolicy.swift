@@ -35,6 +35,9 @@ public struct CallPolicy: Equatable, Sendable {
     public var callButtonCooldown: Duration
     /// Canned text replies (`[call] replies`); the reply button sends the first (issue #22).
     public var replies: [String]
+    /// Whether an incoming call that rings out unanswered gets the first canned reply before its `bye`
+    /// (`[call] reply_when_missed`), so the caller reads something at the door instead of silence.
+    public var repliesWhenMissed: Bool
     /// What the reply button sends when no reply is configured.
     public static let defaultReply = "Please wait, someone is coming to the door"
 
@@ -52,7 +55,8 @@ public struct CallPolicy: Equatable, Sendable {
         callTarget: CallTarget? = nil,
         doNotDisturbLimit: Duration = .seconds(12 * 3_600),
         callButtonCooldown: Duration = .seconds(10),
-        replies: [String] = []
+        replies: [String] = [],
+        repliesWhenMissed: Bool = false
     ) {
         self.answerMode = answerMode
         self.ringTimeout = ringTimeout
@@ -68,7 +72,11 @@ public struct CallPolicy: Equatable, Sendable {
         self.doNotDisturbLimit = doNotDisturbLimit
         self.callButtonCooldown = callButtonCooldown
         self.replies = replies
+        self.repliesWhenMissed = repliesWhenMissed
     }
+
+    /// The reply the reply button and a missed call send: the first configured one, else `defaultReply`.
+    public var firstReply: String { replies.first ?? Self.defaultReply }
 
     /// The answer mode in force at the device's local time `time`.
     public func answerMode(at time: MinuteOfDay) -> AnswerMode {

@@ -19,7 +19,7 @@ extension CallStateMachine {
             guard let sessionID = context.sessionID else { return }
             repliesSent += 1
             actions.append(.sendSignal(sessionID: sessionID, to: context.partner,
-                                       .text(id: "reply-\(repliesSent)", text: policy.replies.first ?? CallPolicy.defaultReply)))
+                                       .text(id: "reply-\(repliesSent)", text: policy.firstReply)))
         case (.acceptStuck(let afterLongPress), _):
             acceptUnusable = true
             // The long press came from the same stuck hold: nobody asked for that do-not-disturb change.

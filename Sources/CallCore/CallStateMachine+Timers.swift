@@ -17,8 +17,13 @@ extension CallStateMachine {
     /// states it was armed in.
     mutating func timerExpired(_ kind: CallTimerKind, at now: CallInstant, into actions: inout [CallAction]) {
         switch (kind, state) {
-        case (.ringTimeout, .ringing(let context)),
-            (.ringTimeout, .dialing(let context)),
+        case (.ringTimeout, .ringing(let context)):
+            if policy.repliesWhenMissed, let sessionID = context.sessionID {
+                // Before the bye, in the same room: the caller's page shows it under "no answer".
+                actions.append(.sendSignal(sessionID: sessionID, to: context.partner, .text(id: "missed-reply", text: policy.firstReply)))
+            }
+            finish(context, .unanswered(.ringTimeout), bye: .timeout, at: now, into: &actions)
+        case (.ringTimeout, .dialing(let context)),
             (.ringTimeout, .ringingRemote(let context)):
             finish(context, .unanswered(.ringTimeout), bye: .timeout, at: now, into: &actions)
         case (.rowExpiry, .ringing(let context)):

@@ -29,4 +29,34 @@ struct ReplyButtonTests {
         #expect(harness.send(.button(.replyPress), at: 1).isEmpty)
         #expect(harness.machine.state == state)
     }
+
+    // `[call] reply_when_missed`: a call that rings out gets the first reply, then the bye, in that order.
+    @Test func aMissedCallGetsTheFirstReplyBeforeTheBye() throws {
+        var harness = Harness(CallPolicy(ringTimeout: .seconds(30), replies: ["Please leave the parcel at the door"],
+                                         repliesWhenMissed: true))
+        harness.run(Script.ringWithPartner)
+        let fired = harness.fire(.ringTimeout)
+        let actions = try #require(fired)
+        let signals = actions.compactMap { action -> CallSignal? in
+            if case .sendSignal(_, _, let signal) = action { return signal }
+            return nil
+        }
+        #expect(signals == [.text(id: "missed-reply", text: "Please leave the parcel at the door"), .bye(.timeout)])
+        #expect(harness.outcomes() == [.unanswered(.ringTimeout)])
+    }
+
+    @Test func withoutTheSettingAMissedCallGetsOnlyTheBye() throws {
+        var harness = Harness(CallPolicy(ringTimeout: .seconds(30), replies: ["x"]))
+        harness.run(Script.ringWithPartner)
+        let fired = harness.fire(.ringTimeout)
+        let actions = try #require(fired)
+        #expect(!actions.contains { if case .sendSignal(_, _, .text) = $0 { true } else { false } })
+    }
+
+    @Test func aDeclinedCallGetsNoMissedCallReply() {
+        var harness = Harness(CallPolicy(replies: ["x"], repliesWhenMissed: true))
+        harness.run(Script.ringWithPartner)
+        let actions = harness.send(.button(.hangupPress), at: 2)
+        #expect(!actions.contains { if case .sendSignal(_, _, .text) = $0 { true } else { false } })
+    }
 }

@@ -17,7 +17,8 @@ struct HomeAssistantDiscoveryTests {
     @Test func everyEntityNamesTheDeviceAndTheAvailabilityTopic() throws {
         let topics = discovery.configs.map(\.topic)
         #expect(topics == [
-            "homeassistant/event/intercom_3f2a-b_c/ring/config", "homeassistant/binary_sensor/intercom_3f2a-b_c/in_call/config",
+            "homeassistant/event/intercom_3f2a-b_c/ring/config", "homeassistant/event/intercom_3f2a-b_c/message/config",
+            "homeassistant/binary_sensor/intercom_3f2a-b_c/in_call/config",
             "homeassistant/sensor/intercom_3f2a-b_c/state/config", "homeassistant/sensor/intercom_3f2a-b_c/last_outcome/config",
             "homeassistant/image/intercom_3f2a-b_c/snapshot/config", "homeassistant/button/intercom_3f2a-b_c/door/config",
             "homeassistant/sensor/intercom_3f2a-b_c/cpu_temperature/config",
@@ -56,5 +57,17 @@ struct HomeAssistantDiscoveryTests {
         #expect(message.topic == "intercom/3f2a/ring" && !message.retain)
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: String])
         #expect(fields == ["event_type": "ring", "caller": "Visitor \"Ada\"", "caller_id": "u1", "direction": "incoming", "route": "example.org"])
+    }
+
+    @Test func aMessageIsAnEventWithTheTextAndItsSender() throws {
+        let config = try config("homeassistant/event/intercom_3f2a-b_c/message/config")
+        #expect(config["event_types"] as? [String] == ["message"] && config["state_topic"] as? String == "intercom/3f2a/message")
+        let message = discovery.message(text: "Parcel \"for\" you\nthanks", sender: "Visitor Ada", sessionID: "s1")
+        #expect(message.topic == "intercom/3f2a/message" && !message.retain)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: String])
+        #expect(fields == ["event_type": "message", "text": "Parcel \"for\" you\nthanks", "sender": "Visitor Ada", "session": "s1"])
+        let anonymous = discovery.message(text: "hi", sender: nil, sessionID: "s2")
+        let anonymousFields = try #require(try JSONSerialization.jsonObject(with: Data(anonymous.payload)) as? [String: String])
+        #expect(anonymousFields["sender"] == nil)
     }
 }

@@ -24,4 +24,11 @@ struct CallRepliesConfigTests {
             "intercom.toml:9: call.replies[3]: holds a control character (only newline is allowed)",
         ])
     }
+
+    @Test("reply_when_missed is off by default, a bool when given")
+    func replyWhenMissed() throws {
+        #expect(try #require(load(minimalConfig).configuration).call.replyWhenMissed == false)
+        #expect(try #require(load(minimalConfig + "[call]\nreply_when_missed = true\n").configuration).call.replyWhenMissed)
+        #expect(problemLines(load(minimalConfig + "[call]\nreply_when_missed = \"yes\"\n")).count == 1)
+    }
 }

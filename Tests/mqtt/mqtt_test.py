@@ -10,7 +10,8 @@ with its retain flag. Then `intercomd call` ("Visitor Ada", a second device stac
 Checks: (a) the retained discovery configs carry Home Assistant's schema fields (unique_id, name, availability,
 device.identifiers, state_topic or command_topic; event_types for the event, payload_press for the button,
 device_class where the entity has one) and availability is `online`; (b) the ring event names the caller
-(JSON with event_type "ring"), in_call goes ON, the ring's snapshot arrives on the image topic as a JPEG; (c) PRESS on the button's command topic pulses the simulated relay
+(JSON with event_type "ring"), a text message sent into the call (`intercomd call --message`) is the
+message event with its text and sender, in_call goes ON, the ring's snapshot arrives on the image topic as a JPEG; (c) PRESS on the button's command topic pulses the simulated relay
 exactly once; (d) mosquitto killed (SIGKILL) for OUTAGE_SECONDS mid-call: the call goes on (intercomd call exits
 0 after CALL_SECONDS with video decoded throughout, the demo logs it answered and ended by the caller's bye) and
 after the broker returns the agent publishes availability `online` and the discovery configs again (the new broker
@@ -42,6 +43,7 @@ from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 DEVICE = {"title": "MQTT gate", "lat": 52.5200, "lon": 13.4050}
 CALLER = {"title": "Visitor Ada", "lat": 52.5210, "lon": 13.4060}
 CALL_SECONDS = 24
+MESSAGE = "Parcel for you, \"Gate\""
 OUTAGE_SECONDS = 10
 PREFIX = "homeassistant"
 USER, PASSWORD = "intercom", "s3cret-mqtt"
@@ -49,7 +51,7 @@ CREDENTIALS = ["-u", USER, "-P", PASSWORD]
 COMMON_FIELDS = ("unique_id", "name", "availability_topic", "payload_available", "payload_not_available", "device")
 # Per component: the fields Home Assistant's MQTT schema requires or this device promises.
 COMPONENT_FIELDS = {
-    "event": ("state_topic", "event_types", "device_class"),
+    "event": ("state_topic", "event_types"),
     "binary_sensor": ("state_topic", "payload_on", "payload_off", "device_class"),
     "sensor": ("state_topic",),
     "button": ("command_topic", "payload_press"),
@@ -148,8 +150,11 @@ def config_problems(topic, config):
     device = config.get("device") or {}
     if not device.get("identifiers"):
         problems.append("no device.identifiers")
-    if component == "event" and "ring" not in (config.get("event_types") or []):
-        problems.append("event_types lacks ring")
+    if topic.endswith("/ring/config") and ("ring" not in (config.get("event_types") or [])
+                                           or config.get("device_class") != "doorbell"):
+        problems.append("the ring event lacks event_types ring or device_class doorbell")
+    if topic.endswith("/message/config") and "message" not in (config.get("event_types") or []):
+        problems.append("event_types lacks message")
     return problems
 
 
@@ -244,14 +249,15 @@ class Run:
         kept = self.discovery_configs(late, 5)
         not_retained = [topic for topic in configs if not kept.get(topic, (False, None))[0]]
         identifiers = {json.dumps(config.get("device", {}).get("identifiers")) for _, config in configs.values()}
+        message_config = next((c for t, (_, c) in configs.items() if t.endswith("/message/config")), {})
         wanted = {"event", "binary_sensor", "button", "image", "sensor"}
-        self.check("(a) retained discovery configs for event, binary_sensor, button, image and sensors, each with "
+        self.check("(a) retained discovery configs for events (ring, message), binary_sensor, button, image and sensors, each with "
                    "Home Assistant's fields (unique_id, name, availability, device.identifiers, state/command topic, "
                    "event_types, payload_press, device_class), one device",
                    wanted <= set(components) and not bad and not not_retained and len(identifiers) == 1
-                   and len(configs) >= 6,
+                   and len(configs) >= 7 and bool(message_config),
                    f"{len(configs)} configs: {', '.join(sorted(configs))}; problems {bad}; not retained {not_retained}")
-        ring_config = next((c for t, (_, c) in configs.items() if t.split("/")[1] == "event"), {})
+        ring_config = next((c for t, (_, c) in configs.items() if t.endswith("/ring/config")), {})
         button_config = next((c for t, (_, c) in configs.items() if t.split("/")[1] == "button"), {})
         availability_topic = ring_config.get("availability_topic", "")
         online = late.wait(lambda m: m[2] == availability_topic and m[3] == b"online" and m[1], 5)
@@ -268,7 +274,8 @@ class Run:
         # (b) a call rings
         mark = time.monotonic()
         call = LoggedProcess([self.intercomd_bin, "call", "--config", caller_config(self.workdir, base),
-                              "--to", DEVICE["title"], "--seconds", str(CALL_SECONDS)], self.workdir, "call",
+                              "--to", DEVICE["title"], "--seconds", str(CALL_SECONDS), "--message", MESSAGE],
+                             self.workdir, "call",
                              env=agent_environment())
         self.processes.append(call)
         ring_topic = ring_config.get("state_topic", "")
@@ -281,6 +288,18 @@ class Run:
                               if t.split("/")[1] == "binary_sensor"), "")
         in_call = watch.wait(lambda m: m[2] == in_call_topic and m[3] == b"ON", 30, since=mark)
         self.check("(b) in_call turns ON", in_call, in_call_topic)
+
+        message_topic = message_config.get("state_topic", "")
+        sent = watch.wait(lambda m: m[2] == message_topic, 30, since=mark)
+        try:
+            fields = json.loads(sent[3]) if sent else {}
+        except ValueError:
+            fields = {"undecodable": sent[3][:80]}
+        self.check("(b) a text message sent into the call (intercomd call --message) arrives as the message event "
+                   "with the text and the sender's name, not retained",
+                   fields.get("event_type") == "message" and fields.get("text") == MESSAGE
+                   and fields.get("sender") == CALLER["title"] and not sent[1],
+                   f"{message_topic}: {fields or 'nothing within 30 s'}")
 
         image_topic = next((c.get("image_topic") for t, (_, c) in configs.items() if t.split("/")[1] == "image"), "")
         snapshot = watch.wait(lambda m: m[2] == image_topic and m[3][:2] == b"\xff\xd8", 15, since=mark)

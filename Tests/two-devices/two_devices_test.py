@@ -9,7 +9,10 @@ Starts `intercom-server` (its own database) and, in two rounds with the roles sw
 Round 1: "Gate A" (440 Hz) is called by "Caller B" (880 Hz); round 2: "Caller B" is called by "Gate A".
 Checks on the caller: exit 0; the callee's video decoded at >= 25 fps, 640x480, >= 200 frames; the callee's
 audio at its tone's pitch and a healthy level. On the callee: the call logged as answered and ended by the
-caller's bye; the caller's audio decoded at the caller's pitch and its video decoded at 640x480.
+caller's bye; the caller's audio decoded at the caller's pitch and its video decoded at 640x480; the caller's
+text message (`--message`) logged with the caller's name and acknowledged back.
+Then a missed call: "Gate A" with `answer = "button"`, `ring_timeout = "5s"`, `reply_when_missed = true`; the
+caller's call rings out (exit 1) and it logs the configured reply it received before the bye.
 Prints one PASS/FAIL line per check and `N passed, M failed`; exits non-zero on failure.
 Environment: TWO_DEVICES_KEEP=1 keeps the temporary directory (configs and logs).
 """
@@ -28,6 +31,8 @@ from webdriver import Checks, free_port, log  # noqa: E402
 from calls import LoggedProcess, binary_arguments  # noqa: E402
 
 SECONDS = 10
+MESSAGE = "Hello from the gate's other side"
+MISSED_REPLY = "Please leave the parcel at the door"
 MIN_FPS = 25.0
 DEVICES = {
     "A": {"title": "Gate A", "tone": 440, "lat": 52.5200, "lon": 13.4050},
@@ -35,7 +40,7 @@ DEVICES = {
 }
 
 
-def config(workdir, key, server):
+def config(workdir, key, server, call_settings='answer = "auto"'):
     device = DEVICES[key]
     state = os.path.join(workdir, f"state-{key}")
     os.makedirs(state, exist_ok=True)
@@ -50,7 +55,7 @@ longitude = {device['lon']}
 server_url = "{server}/parse"
 
 [call]
-answer = "auto"
+{call_settings}
 
 [video]
 source = "testpattern"
@@ -105,7 +110,7 @@ class Run:
                           ready.group(0) if ready else " | ".join(agent.tail(5))):
             return
         call = self.start([self.intercomd_bin, "call", "--config", config(self.workdir, caller_key, server),
-                           "--to", callee["title"], "--seconds", str(SECONDS)], f"call-{caller_key}")
+                           "--to", callee["title"], "--seconds", str(SECONDS), "--message", MESSAGE], f"call-{caller_key}")
         try:
             code = call.process.wait(SECONDS + 60)
         except Exception:  # noqa: BLE001 - a hang is a failure with its reason
@@ -142,9 +147,40 @@ class Run:
                    heard and near(int(heard.group(1)), caller["tone"]) and packets and int(packets.group(1)) >= 400
                    and seen and (seen.group(1), seen.group(2)) == ("640", "480") and seen_frames
                    and int(seen_frames.group(1)) >= 200 and not_decoded, text or "no 'call media ended' line")
+        heard_text = agent.find(rf"message from {re.escape(caller['title'])}: {re.escape(MESSAGE)}")
+        delivered = call.find(r"text message reply-1 delivered")
+        self.check(f"[{label}] the caller's text message (intercomd call --message) is logged by the callee with the "
+                   "caller's name and acknowledged back", heard_text and delivered,
+                   f"callee: {heard_text.group(0) if heard_text else 'no message line'}; caller: "
+                   f"{'delivered' if delivered else 'no delivered line'}")
         self.after_call(callee_config)
         result = agent.stop()
         self.check(f"[{label}] the callee stops cleanly on SIGINT", result and result[0], result[1] if result else "")
+
+    def missed_call(self, server):
+        """`reply_when_missed`: a call that rings out unanswered gets the first canned reply before the bye."""
+        callee, caller = DEVICES["A"], DEVICES["B"]
+        settings = f'answer = "button"\nring_timeout = "5s"\nreply_when_missed = true\nreplies = ["{MISSED_REPLY}"]'
+        agent = self.start([self.intercomd_bin, "run", "--config", config(self.workdir, "A", server, settings)],
+                           "agent-A-missed")
+        if not self.check("[missed call] the callee (answer = button, ring_timeout 5 s) is ready",
+                          agent.wait_line(r"ready: idle", 30), " | ".join(agent.tail(5))):
+            return
+        call = self.start([self.intercomd_bin, "call", "--config", config(self.workdir, "B", server),
+                           "--to", callee["title"], "--seconds", "5"], "call-B-missed")
+        try:
+            code = call.process.wait(60)
+        except Exception:  # noqa: BLE001 - a hang is a failure with its reason
+            code = None
+        call.stop()
+        reply = call.find(rf"message from {re.escape(callee['title'])}: {re.escape(MISSED_REPLY)}")
+        outcome = agent.wait_line(rf"call incoming {re.escape(caller['title'])}: (.+?)(?= \w+=|$)", 10)
+        self.check("[missed call] the call rings out (the caller exits 1, the callee logs no answer) and the caller "
+                   "receives the configured reply before the bye",
+                   code == 1 and reply and outcome and "ringTimeout" in outcome.group(1),
+                   f"exit {code}; reply: {reply.group(0) if reply else 'none'}; outcome: "
+                   f"{outcome.group(0) if outcome else 'none'} | " + " | ".join(call.tail(3)))
+        agent.stop()
 
     def run(self):
         missing = [f"{name} not found or not executable at {path}" for name, path in
@@ -163,6 +199,7 @@ class Run:
             base = f"http://{listening.group(1)}:{listening.group(2)}"
             for callee, caller in self.rounds:
                 self.round(callee, caller, base)
+            self.missed_call(base)
         except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure, never a skip
             self.check("two-devices harness", False, f"{type(e).__name__}: {e}")
         finally:

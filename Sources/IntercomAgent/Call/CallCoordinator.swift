@@ -414,6 +414,7 @@ public actor CallCoordinator {
                 logger.info("\(received.logLine)", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
                 metrics?.messageReceived()
                 await socket.send(received.acknowledgement, to: from)
+                observer?.messageReceived(received, sessionID: sessionID)
             case .textAck(let id):
                 logger.info("text message \(id) delivered", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
             default:

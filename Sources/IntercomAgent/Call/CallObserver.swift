@@ -9,4 +9,10 @@ public protocol CallObserver: Sendable {
     func callStateChanged(_ state: CallState, route: String?, newCall: Bool)
     /// A call ended (every call, including one refused as busy).
     func callEnded(_ summary: CallSummary)
+    /// A text message arrived in a call (issue #22), already acknowledged to its sender.
+    func messageReceived(_ message: ReceivedText, sessionID: String)
+}
+
+extension CallObserver {
+    public func messageReceived(_ message: ReceivedText, sessionID: String) {}
 }

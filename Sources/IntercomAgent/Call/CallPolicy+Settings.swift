@@ -25,6 +25,7 @@ extension CallPolicy {
             mediaTimeout: settings.mediaTimeout, allowCallers: Set(settings.allowCallers), quietHours: quietHours,
             busyBehaviour: settings.busy == .reject ? .reject : .ignore, maxViewers: settings.maxViewers,
             allowDoorOpen: settings.allowDoorOpen, callTarget: target, doNotDisturbLimit: settings.doNotDisturbLimit,
-            callButtonCooldown: settings.callButtonCooldown, replies: settings.replies)
+            callButtonCooldown: settings.callButtonCooldown, replies: settings.replies,
+            repliesWhenMissed: settings.replyWhenMissed)
     }
 }

@@ -50,7 +50,7 @@ public struct ControlsService: Service {
         self.logger = logger
     }
 
-    /// What a person's gesture on a button means to the call machine; releases and double presses mean nothing.
+    /// What a person's gesture on a button means to the call machine; releases mean nothing.
     public static func event(_ role: GPIOSettings.ButtonRole, _ gesture: ButtonGesture) -> ButtonEvent? {
         switch (role, gesture) {
         case (.accept, .press): .acceptPress
@@ -58,6 +58,8 @@ public struct ControlsService: Service {
         case (.hangup, .press): .hangupPress
         case (.call, .press): .callPress
         case (.reply, .press): .replyPress
+        // Only reported where `reply_on_double_press` is set (`GPIOLineRequests.timing`).
+        case (_, .doublePress): .replyPress
         default: nil
         }
     }

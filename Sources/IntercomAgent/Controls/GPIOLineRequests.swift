@@ -48,7 +48,8 @@ public enum GPIOLineRequests {
         -> ButtonTiming
     {
         (try? ButtonTiming(debounce: button.debounce, reportsLongPress: role == .accept,
-                           longPressThreshold: button.longPress, stuckThreshold: stuckAfter,
+                           longPressThreshold: button.longPress, reportsDoublePress: button.repliesOnDoublePress,
+                           stuckThreshold: stuckAfter,
                            chatterLimit: .standard)) ?? .plain
     }
 

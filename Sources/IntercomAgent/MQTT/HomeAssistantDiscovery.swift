@@ -32,6 +32,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public var stateTopic: String { "\(baseTopic)/state" }
     public var inCallTopic: String { "\(baseTopic)/in_call" }
     public var ringTopic: String { "\(baseTopic)/ring" }
+    public var messageTopic: String { "\(baseTopic)/message" }
     public var lastOutcomeTopic: String { "\(baseTopic)/last_outcome" }
     public var cpuTemperatureTopic: String { "\(baseTopic)/cpu_temperature" }
     public var snapshotTopic: String { "\(baseTopic)/snapshot" }
@@ -55,6 +56,9 @@ public struct HomeAssistantDiscovery: Sendable {
             ("event", "ring", [
                 "name": "Ring", "state_topic": ringTopic, "event_types": ["ring"], "device_class": "doorbell",
                 "icon": "mdi:doorbell-video",
+            ]),
+            ("event", "message", [
+                "name": "Message", "state_topic": messageTopic, "event_types": ["message"], "icon": "mdi:message-text",
             ]),
             ("binary_sensor", "in_call", [
                 "name": "In call", "state_topic": inCallTopic, "payload_on": "ON", "payload_off": "OFF",
@@ -92,6 +96,14 @@ public struct HomeAssistantDiscovery: Sendable {
         var fields: [String: Any] = ["event_type": "ring", "caller": caller, "caller_id": callerID, "direction": direction]
         if let route { fields["route"] = route }
         return MQTTMessage(topic: ringTopic, payload: Self.json(fields))
+    }
+
+    /// A text message a caller sent in a call, as a Home Assistant event: `event_type` message, the text and
+    /// who sent it as attributes (not retained: an event happens once).
+    public func message(text: String, sender: String?, sessionID: String) -> MQTTMessage {
+        var fields: [String: Any] = ["event_type": "message", "text": text, "session": sessionID]
+        if let sender { fields["sender"] = sender }
+        return MQTTMessage(topic: messageTopic, payload: Self.json(fields))
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] {

@@ -97,6 +97,10 @@ public final class MQTTBridge: CallObserver, Service {
         publish(discovery.lastOutcomeTopic, summary.outcome.metricLabel)
     }
 
+    public func messageReceived(_ message: ReceivedText, sessionID: String) {
+        client.publish(discovery.message(text: message.text, sender: message.senderName, sessionID: sessionID))
+    }
+
     /// The visitor log's JPEG of the ring (retained: the image entity shows the last visitor).
     public func snapshot(_ jpeg: [UInt8]) {
         client.publish(MQTTMessage(topic: discovery.snapshotTopic, payload: jpeg, retain: true))

@@ -35,6 +35,8 @@ public struct CallSettings: Sendable, Equatable {
     /// Canned text replies the device can send into a call (issue #22): the `reply` button sends the first.
     /// At most `maxReplies`, each 1…`maxReplyScalars` Unicode scalars without control characters but newline.
     public var replies: [String] = []
+    /// An incoming call that rings out unanswered gets the first reply before the device gives up on it.
+    public var replyWhenMissed = false
     public static let maxReplies = 5
     public static let maxReplyScalars = 500
 
@@ -53,6 +55,7 @@ public struct CallSettings: Sendable, Equatable {
             ?? doNotDisturbLimit
         callButtonCooldown = reader.duration("call_button_cooldown", in: .zero...(.seconds(600))) ?? callButtonCooldown
         replies = Self.replies(reader)
+        replyWhenMissed = reader.bool("reply_when_missed") ?? replyWhenMissed
         if answer == .autoAfter, autoAnswerDelay >= ringTimeout {
             reader.report("auto_answer_delay", "must be shorter than call.ring_timeout, or the call rings out first")
         }

@@ -23,6 +23,9 @@ public struct GPIOSettings: Sendable, Equatable {
         public var activeLow: Bool
         public var debounce: Duration
         public var longPress: Duration
+        /// A double press sends the first canned reply (`reply_on_double_press`). Costs every single press
+        /// the double-press window (400 ms) of waiting for a second one.
+        public var repliesOnDoublePress = false
     }
 
     public struct Output: Sendable, Equatable {
@@ -62,7 +65,8 @@ public struct GPIOSettings: Sendable, Equatable {
                 let longPress = buttonReader.duration("long_press", in: .milliseconds(200)...(.seconds(10))) ?? .seconds(2)
                 if let line = Self.line(buttonReader, chip: chip) {
                     claim(line, by: buttonReader.path, in: buttonReader)
-                    buttons[role] = Button(line: line, bias: bias, activeLow: activeLow, debounce: debounce, longPress: longPress)
+                    buttons[role] = Button(line: line, bias: bias, activeLow: activeLow, debounce: debounce, longPress: longPress,
+                                           repliesOnDoublePress: buttonReader.bool("reply_on_double_press") ?? false)
                 }
                 buttonReader.rejectUnknownKeys()
             }

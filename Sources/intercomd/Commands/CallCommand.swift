@@ -37,6 +37,9 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "How long to stay in the call once it is up, in seconds.")
     var seconds = 10.0
 
+    @Option(help: "Once connected, send this text message into the call (as the reply button sends a reply).")
+    var message: String?
+
     @Flag(help: "Print the other side's video so far once a second (frames decoded, the last picture's mean luma).")
     var progress = false
 
@@ -44,6 +47,13 @@ struct CallCommand: AsyncParsableCommand {
         guard (title == nil) != (user == nil) else { throw ValidationError("give exactly one of --to TITLE and --user ID") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds is 0…3600") }
         guard radiusKm > 0, radiusKm <= 20_000 else { throw ValidationError("--radius-km is 0…20000") }
+        if let message {
+            do throws(ParseWireError) {
+                try SignalText.checkText(message, path: "--message")
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
     }
 
     func run() async throws {
@@ -60,6 +70,7 @@ struct CallCommand: AsyncParsableCommand {
         let location = try? GeoPoint(latitude: configuration.identity.latitude, longitude: configuration.identity.longitude)
         let status = AgentStatusBoard(title: configuration.identity.title, location: location)
         var policy = CallPolicy.from(configuration.call)
+        if let message { policy.replies = [message] }
         policy.callTarget = user.map { .user(id: $0) } ?? .nearest(title: title ?? "", radiusMeters: radiusKm * 1000)
         let pipeline = MediaService(settings: .from(configuration.video, audio: configuration.audio), logger: logger)
         pipeline.start()
@@ -98,6 +109,10 @@ struct CallCommand: AsyncParsableCommand {
         if case .inCall = connected {
             Terminal.out("connected after \(Self.milliseconds(ContinuousClock.now - dialled)) ms; staying \(seconds) s")
             let talked = ContinuousClock.now
+            if let message {
+                await coordinator.button(.replyPress)
+                Terminal.out("sent the message \"\(message.prefix(60))\"")
+            }
             if await Self.stay(seconds: seconds, orUntil: hangupSignals.arrivals) {
                 Terminal.out("signal: hanging up after \(Self.milliseconds(ContinuousClock.now - talked)) ms")
             }
