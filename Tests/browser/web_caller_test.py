@@ -365,6 +365,26 @@ def run(server_binary):
                      refused and last_message(alice, "theirs")[1] == message,
                      f"hint {bob.text('#chat-hint')!r}, Alice's last {last_message(alice, 'theirs')!r}")
         bob.js("document.querySelector('#chat-input').value = '';")
+        # ── a flood: 100 messages within a second from Bob's page; the server passes its burst and refuses the
+        # rest (rate limited, shown on Bob's page), and the call goes on (Alice keeps decoding video) ──
+        before_flood = alice.js("return document.querySelectorAll('#chat-list .chat-message.theirs').length;")
+        frames_before = (alice.stats() or {}).get("framesDecoded", 0)
+        flood_started = time.monotonic()
+        bob.js("const input = document.querySelector('#chat-input'), form = document.querySelector('#chat-form');"
+               "for (let i = 0; i < 100; i++) { input.value = 'flood ' + i; form.requestSubmit(); }")
+        flood_took = time.monotonic() - flood_started
+        time.sleep(2.0)
+        flooded = alice.js("return [...document.querySelectorAll('#chat-list .chat-message.theirs')]"
+                           ".map(m => m.querySelector('.chat-text').textContent).filter(t => t.startsWith('flood '));") or []
+        hint = bob.text("#chat-hint") or ""
+        frames_after = (alice.stats() or {}).get("framesDecoded", 0)
+        checks.check("a flood of 100 messages within a second: the server passes its burst (at most 10 + 2/s), "
+                     "Bob's page says the rest were not sent, and the call goes on (both in call, Alice still decodes "
+                     "video)",
+                     flood_took < 1.0 and 5 <= len(flooded) <= 16 and "not sent" in hint.lower()
+                     and alice.state() == "in-call" and bob.state() == "in-call" and frames_after > frames_before + 20,
+                     f"sent in {flood_took:.2f} s; Alice got {len(flooded)} (had {before_flood}); Bob's hint {hint!r}; "
+                     f"states {alice.state()}/{bob.state()}; Alice's frames {frames_before} → {frames_after}")
         # ── talking indicator (issue #22): the received audio level, with hysteresis ──
         def talking(browser):
             return browser.js("return document.body.dataset.remoteTalking || '';")
