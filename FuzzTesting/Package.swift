@@ -36,5 +36,6 @@ let package = Package(
         fuzzer("FuzzSIP", ["SIPCore"]),
         fuzzer("FuzzMQTT", ["MQTTCore"]),
         fuzzer("FuzzTelephoneEvent", ["WebRTCCore"]),
+        fuzzer("FuzzMDNS", ["WebRTCCore"]),
     ]
 )

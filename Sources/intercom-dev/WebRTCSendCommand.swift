@@ -192,7 +192,7 @@ private struct WebRTCSendCall {
                     case let .bitrateEstimate(bitsPerSecond):
                         // Research notes §3: follow REMB with 5 % headroom, within 150 kbit/s…configured.
                         media.estimate(peer: 0, bitsPerSecond: Int(bitsPerSecond))
-                    case .receptionReport:
+                    case .receptionReport, .mdnsCandidate, .selectedPair:
                         break
                     }
                 }

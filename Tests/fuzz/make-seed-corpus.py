@@ -383,6 +383,18 @@ write("FuzzTelephoneEvent", "press.bin", PRESS_ONE)
 write("FuzzTelephoneEvent", "same-key-twice.bin", PRESS_ONE + PRESS_ONE.replace(struct.pack(">I", 100), struct.pack(">I", 1500)))
 write("FuzzTelephoneEvent", "long-segment.bin", telephone_event(500, 9, False, 0xFFFF) + telephone_event(500 + 0xFFFF, 9, True, 200))
 
+# ── mDNS (RFC 6762): Chromium's answer for a candidate's name (A with cache-flush, AAAA by pointer), a name ──
+def mdns_name(text):
+    return b"".join(bytes([len(label)]) + label.encode() for label in text.split(".")) + b"\0"
+
+
+MDNS_NAME = "ee1cd255-7680-4301-bd64-989e0413ede7.local"
+write("FuzzMDNS", "chromium-answer.bin", struct.pack(">HHHHHH", 0, 0x8400, 0, 2, 0, 0) + mdns_name(MDNS_NAME)
+      + struct.pack(">HHIH", 1, 0x8001, 120, 4) + bytes([192, 168, 7, 23])
+      + b"\xc0\x0c" + struct.pack(">HHIH", 28, 0x8001, 120, 16) + bytes(15) + b"\x01")
+write("FuzzMDNS", "query.bin", struct.pack(">HHHHHH", 0, 0, 1, 0, 0, 0) + mdns_name(MDNS_NAME) + struct.pack(">HH", 1, 0x8001))
+write("FuzzMDNS", "name.txt", MDNS_NAME)
+
 # ── Plain SIP audio offers for SIPAudioAnswerer (SIPp's uac body; a baresip-like opus/G.711/DTMF offer) ──
 write("FuzzSDP", "sipp-pcmu.sdp", "\r\n".join([
     "v=0", "o=user1 53655765 2353687637 IN IP4 127.0.0.1", "s=-", "c=IN IP4 127.0.0.1", "t=0 0",

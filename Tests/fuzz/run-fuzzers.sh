@@ -11,7 +11,7 @@
 # The repo is never written to outside FuzzTesting/.build: each run fuzzes a temporary copy of the seeds.
 set -euo pipefail
 
-readonly ALL_TARGETS=(FuzzTOML FuzzConfig FuzzSDP FuzzRTP FuzzRTCP FuzzVP8 FuzzOpus FuzzParseWire FuzzJPEG FuzzSIP FuzzMQTT FuzzTelephoneEvent)
+readonly ALL_TARGETS=(FuzzTOML FuzzConfig FuzzSDP FuzzRTP FuzzRTCP FuzzVP8 FuzzOpus FuzzParseWire FuzzJPEG FuzzSIP FuzzMQTT FuzzTelephoneEvent FuzzMDNS)
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly REPO_ROOT
 readonly FUZZ_DIR="$REPO_ROOT/FuzzTesting"

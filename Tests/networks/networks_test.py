@@ -14,6 +14,10 @@ the page opened at its public address) and `relay` (Debian's coturn: STUN, and T
      BLOCKED_SECONDS — the topology is real; with TURN (INTERCOM_TURN_URLS/SECRET) the call connects through
      a relay candidate pair and video is decoded;
   c. IPv6 only (no IPv4 on any veth, ULA addresses, routers forward without NAT): the call connects.
+  d. the caller on the device's LAN (one bridge), the page over plain http (not a secure context: no
+     microphone) and Chromium's default of hiding its host addresses behind mDNS `.local` names: the page's
+     host candidates carry only `.local` names, the device resolves them with its own mDNS query (logged with
+     the address), and its selected pair is host ↔ host on the LAN, not a peer-reflexive one.
 
 Each call prints its selected pair, the time from the click to the first decoded frame and the frames
 decoded over MEASURE_SECONDS. A missing tool is a failure, never a skip. Needs root, ip, nft, turnserver,
@@ -22,6 +26,7 @@ Usage: networks_test.py [--server BIN] [--intercomd BIN]; NETWORKS_KEEP=1 keeps 
 """
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -139,9 +144,10 @@ class Networks:
                    f"userID {user.group(1)}" if ready and user else " | ".join(agent.tail(6)))
         return agent, (user.group(1) if ready and user else None)
 
-    def start_browser(self, base):
+    def start_browser(self, base, mdns=False):
         """chromedriver (and so Chromium) in the caller's namespace; the page's origin treated as secure so
-        that getUserMedia works over plain http to a non-loopback address."""
+        that getUserMedia works over plain http to a non-loopback address. mdns: Chromium as a user has it
+        (host addresses hidden behind `.local` names, plain http not secure)."""
         t = self.topology
         wrapper = os.path.join(self.workdir, f"chromedriver-in-{t.ns('caller')}")
         with open(wrapper, "w", encoding="utf-8") as f:
@@ -153,7 +159,7 @@ class Networks:
             return False
         self.browser = WebCallerBrowser(self.driver.url, os.path.join(self.workdir, f"profile-{t.family}-{time.monotonic_ns()}"),
                                         label="caller", window_size="900,1000", browser_log=True,
-                                        extra_args=[PLAIN_IP_CANDIDATES,
+                                        extra_args=[] if mdns else [PLAIN_IP_CANDIDATES,
                                                     f"--unsafely-treat-insecure-origin-as-secure={base}"])
         self.browser.add_script_on_new_document(PC_PROBE)
         self.browser.add_script_on_new_document(CALL_PROBE)
@@ -239,6 +245,25 @@ class Networks:
         elif expect == "relay":
             ok &= self.check(f"[{label}] the selected candidate pair is relayed through coturn", "relay" in types,
                              self.pair_text(pairs) + f"; device's candidates {sorted(set(pairs.get('remote') or []))}")
+        elif expect == "mdns":
+            candidates = b.js("return (window.__turnProbe && window.__turnProbe.candidates) || [];") or []
+            hosts = [c.split(" ")[4] for c in candidates if " typ host" in c and len(c.split(" ")) > 4]
+            ok &= self.check(f"[{label}] the page's host candidates carry only mDNS .local names",
+                             hosts and all(h.endswith(".local") for h in hosts), f"host candidate addresses {hosts}")
+            caller = self.topology.address("caller")
+            resolved = agent.find(rf"the peer's mDNS candidate (\S+\.local) is {re.escape(caller)} .*resolvedIn=\"?(\d+) ms",
+                                  since)
+            ok &= self.check(f"[{label}] the device resolves the page's .local name to {caller} with its own mDNS query",
+                             resolved and resolved.group(1) in hosts,
+                             f"{resolved.group(1)} in {resolved.group(2)} ms" if resolved else
+                             " | ".join(line for line in agent.stderr(since) if "mDNS" in line)[-600:] or "no mDNS line")
+            paths = agent.find_all(r"media path: (\S+) (\S+) ↔ (\S+) (\S+)", since)
+            last = paths[-1] if paths else None
+            ok &= self.check(f"[{label}] the device's selected pair is host ↔ host on the LAN (the page's address "
+                             "from the resolved name, not a peer-reflexive one)",
+                             last and last.group(1) == "host" and last.group(3) == "host"
+                             and last.group(4).startswith(caller + ":"),
+                             last.group(0) if last else "no 'media path' line")
         else:  # "any": any pair, reported
             ok &= self.check(f"[{label}] the selected candidate pair", pair and pair.get("state") == "succeeded",
                              self.pair_text(pairs))
@@ -255,11 +280,11 @@ class Networks:
 
     # ---- scenarios ----
 
-    def scenario(self, label, family, nat, phases):
+    def scenario(self, label, family, nat, phases, shared_lan=False):
         """phases: [(server options, expect)] run in one topology with one browser."""
         started = time.monotonic()
         try:
-            with Topology(PREFIX, family, nat) as t:
+            with Topology(PREFIX, family, nat, shared_lan=shared_lan) as t:
                 self.topology = t
                 self.check(f"[{label}] topology up", True, t.describe())
                 secret = self.start_turn(label) if family == "ipv4" else None
@@ -271,7 +296,8 @@ class Networks:
                                                      turn_secret=secret if options.get("turn") else None)
                     agent, device_id = self.start_agent(phase, base) if base else (None, None)
                     # A fresh browser per phase: the same origin would restore the last phase's signed-in page.
-                    if device_id and self.start_browser(base) and self.open_page(phase, base, device_id):
+                    if device_id and self.start_browser(base, mdns=expect == "mdns") and \
+                            self.open_page(phase, base, device_id):
                         self.call(phase, agent, device_id, expect)
                     self.stop_browser()
                     self.stop(agent)
@@ -312,7 +338,7 @@ class Networks:
         self.workdir = tempfile.mkdtemp(prefix="intercom-networks-")
         started = time.monotonic()
         try:
-            only = os.environ.get("NETWORKS_ONLY", "abc")  # e.g. NETWORKS_ONLY=b to run one scenario
+            only = os.environ.get("NETWORKS_ONLY", "abcd")  # e.g. NETWORKS_ONLY=b to run one scenario
             if "a" in only:
                 self.scenario("a: both NATs endpoint-independent, STUN", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True}, "direct")])
@@ -322,6 +348,9 @@ class Networks:
                                ({"name": "TURN", "stun": True, "turn": True}, "relay")])
             if "c" in only:
                 self.scenario("c: IPv6 only", "ipv6", None, [({}, "any")])
+            if "d" in only:
+                self.scenario("d: caller on the device's LAN, mDNS candidates", "ipv4", None, [({}, "mdns")],
+                              shared_lan=True)
         finally:
             log(f"  stage took {time.monotonic() - started:.0f} s")
             keep_or_remove(self.workdir, "NETWORKS_KEEP", self.checks.failed)

@@ -76,10 +76,12 @@ CALL_PROBE = r"""
 PC_PROBE = r"""
 (() => {
   const Native = window.RTCPeerConnection;
-  window.__turnProbe = { pc: null, config: null };
+  window.__turnProbe = { pc: null, config: null, candidates: [] };
   window.RTCPeerConnection = function (config, ...rest) {
     const pc = new Native(config, ...rest);
-    window.__turnProbe = { pc, config: JSON.parse(JSON.stringify(config || {})) };
+    const probe = { pc, config: JSON.parse(JSON.stringify(config || {})), candidates: [] };
+    pc.addEventListener('icecandidate', (e) => { if (e.candidate) probe.candidates.push(e.candidate.candidate); });
+    window.__turnProbe = probe;
     return pc;
   };
   window.RTCPeerConnection.prototype = Native.prototype;

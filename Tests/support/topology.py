@@ -8,7 +8,9 @@ router, backend and relay on a "public" segment. Standard library only; needs ro
       ├── rdevice   203.0.113.2    fd00:99::2  ── lan0 192.168.1.1 fd00:1::1 ── device 192.168.1.2 fd00:1::2
       └── rcaller   203.0.113.3    fd00:99::3  ── lan0 192.168.2.1 fd00:2::1 ── caller 192.168.2.2 fd00:2::2
 
-`Topology(prefix, family="ipv4"|"ipv6", nat={"device": "eim"|"symmetric", "caller": …})`:
+`Topology(prefix, family="ipv4"|"ipv6", nat={"device": "eim"|"symmetric", "caller": …}, shared_lan=False)`:
+  - shared_lan: the caller is on the device's LAN instead (192.168.1.3, fd00:1::3; rdevice's lan0 is a bridge
+    with both on it), as a phone on the same Wi-Fi: multicast such as mDNS reaches from one to the other.
   - ipv4: the LANs are RFC 1918, the public segment TEST-NET-3; each router masquerades its LAN out of wan0
     (nftables `table ip nat`). "eim" is plain `masquerade` (Linux keeps the source port when it can: an
     endpoint-independent, port-preserving mapping; filtering is conntrack's, i.e. port-restricted — the
@@ -54,6 +56,7 @@ V6 = {"backend": "fd00:99::10", "relay": "fd00:99::20", "rdevice": "fd00:99::2",
       "device": "fd00:1::2", "caller": "fd00:2::2"}
 GATEWAY = {4: "203.0.113.1", 6: "fd00:99::1"}  # wan's bridge: the public hosts' default route, a blackhole
 LANS = {"device": ("rdevice", "192.168.1", "fd00:1"), "caller": ("rcaller", "192.168.2", "fd00:2")}
+SHARED_LAN_CALLER = ("192.168.1.3", "fd00:1::3")
 
 
 class TopologyError(Exception):
@@ -83,10 +86,14 @@ def _kill_and_delete(name):
 
 
 class Topology:
-    def __init__(self, prefix, family="ipv4", nat=None):
+    def __init__(self, prefix, family="ipv4", nat=None, shared_lan=False):
         if not re.fullmatch(r"[a-z]{2,8}", prefix):
             raise ValueError("prefix: 2 to 8 lowercase letters")
-        self.prefix, self.family = prefix, family
+        self.prefix, self.family, self.shared_lan = prefix, family, shared_lan
+        # shared_lan: the caller sits on the device's LAN (one bridge in rdevice), as a phone on the same Wi-Fi.
+        self.v4, self.v6 = dict(V4), dict(V6)
+        if shared_lan:
+            self.v4["caller"], self.v6["caller"] = SHARED_LAN_CALLER
         self.nat = {"device": "eim", "caller": "eim", **(nat or {})}
         self.run_id = f"{prefix}{os.getpid()}"
         self.names = {host: f"{self.run_id}-{host}" for host in HOSTS}
@@ -152,7 +159,7 @@ class Topology:
         return result.stdout
 
     def address(self, host):
-        return (V6 if self.family == "ipv6" else V4)[host]
+        return (self.v6 if self.family == "ipv6" else self.v4)[host]
 
     def _veth(self, a, a_if, b, b_if):
         _ip("link", "add", a_if, "netns", self.ns(a), "type", "veth", "peer", "name", b_if, "netns", self.ns(b))
@@ -170,7 +177,7 @@ class Topology:
         return f"{host}.intercom.test"
 
     def _hosts_files(self):
-        plan = V6 if self.family == "ipv6" else V4
+        plan = self.v6 if self.family == "ipv6" else self.v4
         lines = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n" + "".join(
             f"{address} {self.hostname(host)}\n" for host, address in plan.items())
         for host in HOSTS:
@@ -214,17 +221,31 @@ class Topology:
                 self.run(host, "ip", "-6", "route", "add", "default", "via", GATEWAY[6])
             else:
                 self.run(host, "ip", "route", "add", "default", "via", GATEWAY[4])
-        for lan_host, (router, v4net, v6net) in LANS.items():
-            self._veth(router, "lan0", lan_host, "eth0")
+        lans = {"device": LANS["device"]} if self.shared_lan else LANS
+        for lan_host, (router, v4net, v6net) in lans.items():
+            members = ("device", "caller") if self.shared_lan else (lan_host,)
+            if self.shared_lan:
+                # One segment for both: a bridge in the router, each host on a port of it (multicast, e.g.
+                # mDNS, reaches every host on the segment as on a home LAN).
+                self.run(router, "ip", "link", "add", "lan0", "type", "bridge")
+                for member in members:
+                    self._veth(router, f"p-{member}", member, "eth0")
+                    self.run(router, "ip", "link", "set", f"p-{member}", "master", "lan0")
+                    self.run(router, "ip", "link", "set", f"p-{member}", "up")
+            else:
+                self._veth(router, "lan0", lan_host, "eth0")
             self._addr(router, "lan0", f"{v4net}.1/24", f"{v6net}::1/64")
-            self._addr(lan_host, "eth0", f"{V4[lan_host]}/24", f"{V6[lan_host]}/64")
+            for member in members:
+                self._addr(member, "eth0", f"{self.v4[member]}/24", f"{self.v6[member]}/64")
             self.run(router, "sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1")
             if self.family == "ipv6":
-                self.run(lan_host, "ip", "-6", "route", "add", "default", "via", f"{v6net}::1")
+                for member in members:
+                    self.run(member, "ip", "-6", "route", "add", "default", "via", f"{v6net}::1")
                 for public in ("backend", "relay", "rdevice" if router == "rcaller" else "rcaller"):
                     self.run(public, "ip", "-6", "route", "add", f"{v6net}::/64", "via", V6[router])
             else:
-                self.run(lan_host, "ip", "route", "add", "default", "via", f"{v4net}.1")
+                for member in members:
+                    self.run(member, "ip", "route", "add", "default", "via", f"{v4net}.1")
                 how = "masquerade fully-random" if self.nat[lan_host] == "symmetric" else "masquerade"
                 self.run(router, "nft", f"add table ip nat; add chain ip nat postrouting "
                                         f"{{ type nat hook postrouting priority srcnat; policy accept; }}; "
@@ -241,6 +262,10 @@ class Topology:
         return self
 
     def describe(self):
+        if self.shared_lan and self.family != "ipv6":
+            return (f"IPv4: device {self.v4['device']} and caller {self.v4['caller']} on one LAN behind "
+                    f"{self.nat['device']} NAT {V4['rdevice']}, backend {V4['backend']}, relay {V4['relay']}; "
+                    f"namespaces {self.run_id}-*")
         if self.family == "ipv6":
             return (f"IPv6 only: device {V6['device']} and caller {V6['caller']} routed (no NAT) to backend "
                     f"{V6['backend']}, relay {V6['relay']}; namespaces {self.run_id}-*")

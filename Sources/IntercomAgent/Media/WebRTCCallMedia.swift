@@ -229,6 +229,16 @@ final class WebRTCCallMedia: CallMediaSession {
                     } else if now == .closed {
                         state(.down)
                     }
+                case .selectedPair(let local, let remote):
+                    logger.info("media path: \(SelectedPairText.describe(local)) ↔ \(SelectedPairText.describe(remote))")
+                case .mdnsCandidate(let resolution):
+                    if let address = resolution.address, resolution.problem == nil {
+                        logger.info("the peer's mDNS candidate \(resolution.name) is \(address)",
+                                    metadata: ["resolvedIn": "\(resolution.elapsed.wholeMilliseconds) ms"])
+                    } else {
+                        logger.notice("the peer's mDNS candidate \(resolution.name) stays unresolved; its checks may still find it",
+                                      metadata: ["reason": "\(resolution.problem ?? "-")"])
+                    }
                 case .receptionReport(let kind, let block):
                     peerMetrics?.received(block)
                     if kind == .video { pipeline.lossReport(peer: estimateKey, fractionLost: block.fractionLost) }

@@ -1,3 +1,5 @@
+import WebRTCCore
+
 /// Candidate attribute spelling between signaling and libnice (RFC 8839 §5.1).
 ///
 /// Browsers trickle `candidate:…` (no `a=`), our SDP model keeps the value after `candidate:`, and
@@ -37,6 +39,25 @@ enum ICECandidateLine {
 
     private static func isDigits(_ text: Substring, maxCount: Int) -> Bool {
         (1 ... maxCount).contains(text.count) && text.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// The connection-address field (RFC 8839 §5.1) when it is an mDNS `.local` name, which must be resolved
+    /// before libnice can use the candidate; nil for an IP address or a line that is not a candidate.
+    static func mdnsName(_ line: String) -> String? {
+        guard let libnice = forLibnice(line) else { return nil }
+        let fields = libnice.dropFirst("a=candidate:".count).split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count > 4, MDNSHostName.looksLocal(String(fields[4])) else { return nil }
+        return String(fields[4])
+    }
+
+    /// `line` in libnice's spelling with its connection address replaced by `address`.
+    static func replacingConnectionAddress(_ line: String, with address: String) -> String? {
+        guard let libnice = forLibnice(line) else { return nil }
+        var fields = libnice.dropFirst("a=candidate:".count).split(separator: " ", omittingEmptySubsequences: true)
+            .map(String.init)
+        guard fields.count > 4 else { return nil }
+        fields[4] = address
+        return "a=candidate:" + fields.joined(separator: " ")
     }
 
     /// What we signal: libnice's `a=candidate:…` without the `a=`.

@@ -23,8 +23,8 @@ extension PeerConnection {
                 failure = .iceFailed
             }
             updateState()
-        case .selectedPair:
-            break
+        case let .selectedPair(local, remote):
+            eventSink.yield(.selectedPair(local: local, remote: remote))
         }
     }
 

@@ -106,11 +106,11 @@ extension PeerConnection {
         let queued = negotiated.remoteCandidates.map { "candidate:" + $0 } + pendingRemoteCandidates
         pendingRemoteCandidates = []
         for candidate in queued {
-            // A candidate libnice cannot parse (an mDNS name) is one path fewer, not a failed call.
-            try? await ice.addRemoteCandidate(candidate)
+            // A candidate libnice cannot parse is one path fewer, not a failed call.
+            try? await addRemote(candidate)
         }
         if negotiated.remoteEndOfCandidates || pendingRemoteEndOfCandidates {
-            try? await ice.remoteGatheringDone()
+            try? await remoteCandidatesComplete()
         }
         updateState()
     }

@@ -59,6 +59,9 @@ public actor PeerConnection {
     var remoteCredentialsApplied = false
     var pendingRemoteCandidates: [String] = []
     var pendingRemoteEndOfCandidates = false
+    /// `.local` candidates being resolved (`addRemote`), and whether the peer's end-of-candidates waits for them.
+    var pendingResolutions = 0
+    var endOfCandidatesAfterResolutions = false
     var nextReport = Duration.zero
     var stats = PeerConnectionStatistics()
     var tasks: [Task<Void, Never>] = []
@@ -139,8 +142,8 @@ public actor PeerConnection {
     }
 
     /// One trickled remote candidate (`candidate:…`), or nil for end-of-candidates. Candidates arriving
-    /// before the remote description are kept until it is applied. Unparseable ones (e.g. mDNS `.local`
-    /// hosts, which libnice 0.1.21 cannot resolve) throw and can be ignored by the caller.
+    /// before the remote description are kept until it is applied. An mDNS `.local` one is resolved in the
+    /// background (`.mdnsCandidate` tells how it went); unparseable ones throw and can be ignored by the caller.
     public func addRemoteCandidate(_ candidate: String?) async throws(PeerConnectionError) {
         guard !isClosed else { throw .closed }
         guard remoteCredentialsApplied else {
@@ -148,7 +151,7 @@ public actor PeerConnection {
             return
         }
         do {
-            if let candidate { try await ice.addRemoteCandidate(candidate) } else { try await ice.remoteGatheringDone() }
+            if let candidate { try await addRemote(candidate) } else { try await remoteCandidatesComplete() }
         } catch {
             throw .ice(call: candidate == nil ? "remoteGatheringDone" : "addRemoteCandidate", error)
         }

@@ -34,6 +34,8 @@ public struct PeerConnectionConfiguration: Sendable {
     /// Fault injection (tests, soak runs): return false to drop the first transmission of an RTP packet
     /// on the floor. The packet still enters the NACK history, so the peer can get it retransmitted.
     public var outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)?
+    /// Resolves the peer's mDNS `.local` host candidates; nil leaves them to libnice, which refuses them.
+    public var mdnsResolver: (any MDNSNameResolving)?
 
     public init(
         capabilities: MediaCapabilities = .intercom(), stunServer: STUNServer? = nil, turnServer: TURNServer? = nil,
@@ -41,7 +43,7 @@ public struct PeerConnectionConfiguration: Sendable {
         keyframeRequestInterval: Duration = .milliseconds(400), reportInterval: Duration = .seconds(1),
         retransmissionHistory: Int = 1024, handshakeTimeout: Duration = DTLSEndpoint.defaultHandshakeTimeout,
         nackInterval: Duration = .milliseconds(50), inactivityTimeout: Duration = .seconds(15),
-        outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)? = nil
+        outgoingPacketFilter: (@Sendable (RTPPacket) -> Bool)? = nil, mdnsResolver: (any MDNSNameResolving)? = MDNSResolver.shared
     ) {
         self.capabilities = capabilities
         self.stunServer = stunServer
@@ -55,5 +57,6 @@ public struct PeerConnectionConfiguration: Sendable {
         self.nackInterval = nackInterval
         self.inactivityTimeout = inactivityTimeout
         self.outgoingPacketFilter = outgoingPacketFilter
+        self.mdnsResolver = mdnsResolver
     }
 }

@@ -16,6 +16,11 @@ public enum PeerConnectionEvent: Sendable, Equatable {
     case bitrateEstimate(UInt64)
     /// A reception report about one of our streams (RFC 3550 §6.4.1).
     case receptionReport(MediaKind, ReportBlock)
+    /// ICE selected the pair media travels on (RFC 8445 §8.1.1), both candidates in `candidate:` syntax, the
+    /// remote one `typ prflx` when it was learnt from the peer's checks rather than signalled.
+    case selectedPair(local: String, remote: String)
+    /// A remote candidate's mDNS `.local` name was resolved (its candidate is in), or could not be.
+    case mdnsCandidate(MDNSCandidateResolution)
 }
 
 /// Why a keyframe was asked for.
