@@ -31,7 +31,8 @@ sys.dont_write_bytecode = True
 from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
                        missing_browser, wait_for)
-from calls import OUTCOME, LoggedProcess, call_button, demo_server_arguments, percentile, wait_callable  # noqa: E402
+from calls import (G2G_READER, OUTCOME, LoggedProcess, call_button, demo_server_arguments, latency_figures,  # noqa: E402
+                   percentile, split_measurements, wait_callable)
 from nftables import delete_table, dropped_packets, replace_table  # noqa: E402
 
 LOSS_SECONDS = int(os.environ.get("LOSS_SECONDS", "120"))
@@ -41,58 +42,6 @@ WINDOW = 10
 MIN_WINDOW_FPS = 15.0
 TABLE = "intercom_loss_test"
 VISITOR = {"name": "Visitor", "lat": 52.538, "lon": 13.405}
-
-# Reads the timestamp band of every frame the remote <video> presents. Cells: 16x16 px, 40 per row at 640 px,
-# 64 cells (48-bit value then CRC-16/CCITT-FALSE over its 6 bytes, big-endian); only each cell's central 8x8.
-G2G_READER = r"""
-(() => {
-  if (window.__g2g) { window.__g2g.samples = []; window.__g2g.misreads = 0; return; }
-  const g = window.__g2g = { samples: [], misreads: 0,
-                             timeOriginDrift: Date.now() - (performance.timeOrigin + performance.now()) };
-  const v = document.getElementById('remote-video');
-  const canvas = document.createElement('canvas');
-  canvas.width = 640; canvas.height = 32;
-  const ctx = canvas.getContext('2d', { willReadFrequently: true });
-  const crc16 = (value) => {
-    let crc = 0xFFFF;
-    for (let i = 5; i >= 0; i--) {
-      crc ^= Number((value >> BigInt(i * 8)) & 0xFFn) << 8;
-      for (let b = 0; b < 8; b++) crc = (crc & 0x8000) ? ((crc << 1) ^ 0x1021) & 0xFFFF : (crc << 1) & 0xFFFF;
-    }
-    return crc;
-  };
-  const onFrame = (now, meta) => {
-    try {
-      if (v.videoWidth === 640) {
-        ctx.drawImage(v, 0, 0, 640, 32, 0, 0, 640, 32);
-        const px = ctx.getImageData(0, 0, 640, 32).data;
-        let value = 0n, checksum = 0;
-        for (let cell = 0; cell < 64; cell++) {
-          const top = Math.floor(cell / 40) * 16 + 4, left = (cell % 40) * 16 + 4;
-          let sum = 0;
-          for (let y = top; y < top + 8; y++) for (let x = left; x < left + 8; x++) {
-            const i = (y * 640 + x) * 4; sum += px[i] + px[i + 1] + px[i + 2];
-          }
-          const bit = sum / (64 * 3) > 127 ? 1 : 0;
-          if (cell < 48) value = (value << 1n) | BigInt(bit); else checksum = (checksum << 1) | bit;
-        }
-        if (crc16(value) === checksum) {
-          // The band holds the sender's CLOCK_REALTIME. Date.now() reads the same clock here; the frame's
-          // expected display time is on the page's monotonic timeline, so it is placed on the wall clock by
-          // its distance from now. (performance.timeOrigin + expectedDisplayTime would use the wall clock of
-          // the page's start, which drifts from the system's: that gave minima below zero.)
-          const shownAt = Date.now() - (performance.now() - meta.expectedDisplayTime);
-          g.samples.push(shownAt - Number(value));
-        } else {
-          g.misreads++;
-        }
-      }
-    } catch (e) { g.misreads++; }
-    v.requestVideoFrameCallback(onFrame);
-  };
-  v.requestVideoFrameCallback(onFrame);
-})();
-"""
 
 STATS_AT = "window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))"
 
@@ -104,19 +53,6 @@ def start_loss(percent):
         ("add", "chain", "inet", TABLE, "input", "{ type filter hook input priority 0; }"),
         ("add", "rule", "inet", TABLE, "input", "iifname", "lo", "meta", "l4proto", "udp",
          "numgen", "random", "mod", "100", "<", str(percent), "counter", "drop")])
-
-
-def split_measurements(samples):
-    """(latencies, measurement errors): a frame that reads as shown before its stamp was taken cannot be a
-    latency; it is an error in the method (the two clocks disagree) and is reported as one."""
-    return [s for s in samples if s >= 0], [s for s in samples if s < 0]
-
-
-def latency_figures(samples):
-    if not samples:
-        return "no readable frames"
-    return (f"p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms "
-            f"(min {min(samples):.0f}, max {max(samples):.0f}, {len(samples)} frames)")
 
 
 class Run:

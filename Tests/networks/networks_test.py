@@ -18,6 +18,11 @@ the page opened at its public address) and `relay` (Debian's coturn: STUN, and T
      microphone) and Chromium's default of hiding its host addresses behind mDNS `.local` names: the page's
      host candidates carry only `.local` names, the device resolves them with its own mDNS query (logged with
      the address), and its selected pair is host ↔ host on the LAN, not a peer-reflexive one.
+  e. an impaired link (Tests/support/impairment.py on a host spliced into the device's LAN cable, both NATs
+     endpoint-independent, STUN): once the call is up, 75 ms each way (150 ms RTT), ±15 ms jitter on UDP (a
+     30 ms spread, reordering) and 2 % Gilbert-Elliott burst loss (bursts of 4) for IMPAIRED_SECONDS: the page
+     decodes >= IMPAIRED_MIN_FPS over the period and stays in call; it prints the audio concealment, the
+     glass-to-glass p50/p95 (the test pattern's timestamp band) and the frames the wire dropped each way.
 
 Each call prints its selected pair, the time from the click to the first decoded frame and the frames
 decoded over MEASURE_SECONDS. A missing tool is a failure, never a skip. Needs root, ip, nft, turnserver,
@@ -37,9 +42,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import (CALL_PROBE, OUTCOME, PAIR_STATS, PC_PROBE, LoggedProcess, agent_environment,  # noqa: E402
-                   binary_arguments, call_button, first_frame, keep_or_remove, start_intercom_server,
-                   wait_callable, write_agent_config)
+from calls import (CALL_PROBE, G2G_READER, OUTCOME, PAIR_STATS, PC_PROBE, LoggedProcess,  # noqa: E402
+                   agent_environment, binary_arguments, call_button, first_frame, keep_or_remove, latency_figures,
+                   split_measurements, start_intercom_server, wait_callable, write_agent_config)
+from impairment import ImpairedWire  # noqa: E402
 from topology import Topology, missing_tools  # noqa: E402
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
                        free_port, log, missing_browser, wait_for)
@@ -63,6 +69,11 @@ BLOCKED_SECONDS = 10
 # through the NAT, or media on another path than the checks).
 MEASURE_SECONDS = 5
 MIN_FPS = 10.0
+# Scenario e: the issue's figures. >= 25 fps of a 30 fps pattern through 2 % burst loss: NACK repairs within
+# one RTT, so frames arrive late rather than not at all. Catches: a receiver that freezes on loss.
+IMPAIRED_SECONDS = int(os.environ.get("NETWORKS_IMPAIRED_SECONDS", "60"))
+IMPAIRED_MIN_FPS = 25.0
+IMPAIRMENT = {"delay_ms": 75, "jitter_ms": 15, "loss_percent": 2, "burst": 4}
 
 
 class Networks:
@@ -73,6 +84,7 @@ class Networks:
         self.processes = []
         self.driver = self.browser = None
         self.topology = None
+        self.wire = None
 
     def check(self, name, ok, detail=""):
         return self.checks.check(name, ok, detail)
@@ -223,6 +235,8 @@ class Networks:
                           f"page {b.state()}, {b.text('#call-status')!r}; " + " | ".join(agent.stderr(since)[-4:])):
             self.hang_up(agent, since)
             return False
+        if expect == "impaired":
+            ok &= self.impaired_period(label, b)
         first = b.promise("window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))")
         time.sleep(MEASURE_SECONDS)
         last = b.promise("window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))")
@@ -273,6 +287,46 @@ class Networks:
                          outcome.group(0) if outcome else " | ".join(agent.tail(4)))
         return ok
 
+    def impaired_period(self, label, b):
+        """Scenario e: IMPAIRED_SECONDS through the impaired wire, measured in the page; the wire is clean after."""
+        stats_at = "window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))"
+        b.js(G2G_READER)
+        before_wire = self.wire.stats()
+        self.wire.set(**IMPAIRMENT)
+        first = b.promise(stats_at)
+        states = set()
+        deadline = time.monotonic() + IMPAIRED_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(2)
+            states.add(b.state())
+        last = b.promise(stats_at)
+        self.wire.set()
+        after_wire = self.wire.stats()
+        g2g = b.js("return window.__g2g ? {samples: window.__g2g.samples, misreads: window.__g2g.misreads} : null;") or {}
+        latencies, errors = split_measurements(g2g.get("samples") or [])
+        seconds = (last["at"] - first["at"]) / 1000
+        frames = last["framesDecoded"] - first["framesDecoded"]
+        fps = frames / seconds if seconds > 0 else 0
+        samples = last.get("totalSamplesReceived", 0) - first.get("totalSamplesReceived", 0)
+        concealed = last.get("concealedSamples", 0) - first.get("concealedSamples", 0)
+        dropped = {k: after_wire[k]["dropped"] - before_wire[k]["dropped"] for k in after_wire}
+        forwarded = {k: after_wire[k]["forwarded"] - before_wire[k]["forwarded"] for k in after_wire}
+        wire = ", ".join(f"{k}: {dropped[k]} of {dropped[k] + forwarded[k]} frames dropped "
+                         f"({100 * dropped[k] / max(1, dropped[k] + forwarded[k]):.1f} %)" for k in dropped)
+        figures = (f"{frames} frames in {seconds:.1f} s = {fps:.1f} fps; audio concealed "
+                   f"{100 * concealed / max(1, samples):.2f} % of {samples} samples; glass-to-glass "
+                   f"{latency_figures(latencies)}{f', {len(errors)} negative' if errors else ''}; "
+                   f"NACKs {last.get('nackCount', 0) - first.get('nackCount', 0)}, freezes "
+                   f"{last.get('freezeCount', 0) - first.get('freezeCount', 0)}; wire {wire}")
+        log(f"BENCH impaired link ({IMPAIRMENT}) for {IMPAIRED_SECONDS} s: {figures}; command: "
+            f"NETWORKS_ONLY=e scripts/test.sh networks")
+        ok = self.check(f"[{label}] through 150 ms RTT, ±15 ms jitter and 2 % burst loss for {IMPAIRED_SECONDS} s the "
+                        f"page stays in call and decodes >= {IMPAIRED_MIN_FPS:.0f} fps", fps >= IMPAIRED_MIN_FPS
+                        and states == {"in-call"}, figures + f"; page states seen {sorted(states)}")
+        ok &= self.check(f"[{label}] the wire really impaired the link: UDP frames dropped both ways",
+                         all(v > 0 for v in dropped.values()), wire)
+        return ok
+
     def stop(self, *processes):
         for p in processes:
             if p:
@@ -280,13 +334,16 @@ class Networks:
 
     # ---- scenarios ----
 
-    def scenario(self, label, family, nat, phases, shared_lan=False):
+    def scenario(self, label, family, nat, phases, shared_lan=False, impaired=False):
         """phases: [(server options, expect)] run in one topology with one browser."""
         started = time.monotonic()
         try:
-            with Topology(PREFIX, family, nat, shared_lan=shared_lan) as t:
+            with Topology(PREFIX, family, nat, shared_lan=shared_lan, impaired=impaired) as t:
                 self.topology = t
-                self.check(f"[{label}] topology up", True, t.describe())
+                # The impaired host forwards nothing until the wire runs (clean until set()).
+                self.wire = ImpairedWire(t) if impaired else None
+                self.check(f"[{label}] topology up", True, t.describe() + (" (device's LAN through the impairment "
+                                                                           "wire)" if impaired else ""))
                 secret = self.start_turn(label) if family == "ipv4" else None
                 if family == "ipv4" and not secret:
                     return
@@ -309,6 +366,9 @@ class Networks:
         except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure with its reason, never a skip
             self.check(f"[{label}] harness", False, f"{type(e).__name__}: {e}")
         finally:
+            if self.wire:
+                self.wire.close()
+                self.wire = None
             if self.checks.failed and self.browser:
                 for line in self.browser.page_log(15):
                     log(f"  page: {line}")
@@ -338,7 +398,7 @@ class Networks:
         self.workdir = tempfile.mkdtemp(prefix="intercom-networks-")
         started = time.monotonic()
         try:
-            only = os.environ.get("NETWORKS_ONLY", "abcd")  # e.g. NETWORKS_ONLY=b to run one scenario
+            only = os.environ.get("NETWORKS_ONLY", "abcde")  # e.g. NETWORKS_ONLY=b to run one scenario
             if "a" in only:
                 self.scenario("a: both NATs endpoint-independent, STUN", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True}, "direct")])
@@ -351,6 +411,9 @@ class Networks:
             if "d" in only:
                 self.scenario("d: caller on the device's LAN, mDNS candidates", "ipv4", None, [({}, "mdns")],
                               shared_lan=True)
+            if "e" in only:
+                self.scenario("e: impaired link", "ipv4", {"device": "eim", "caller": "eim"},
+                              [({"stun": True}, "impaired")], impaired=True)
         finally:
             log(f"  stage took {time.monotonic() - started:.0f} s")
             keep_or_remove(self.workdir, "NETWORKS_KEEP", self.checks.failed)

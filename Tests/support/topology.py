@@ -9,6 +9,8 @@ router, backend and relay on a "public" segment. Standard library only; needs ro
       └── rcaller   203.0.113.3    fd00:99::3  ── lan0 192.168.2.1 fd00:2::1 ── caller 192.168.2.2 fd00:2::2
 
 `Topology(prefix, family="ipv4"|"ipv6", nat={"device": "eim"|"symmetric", "caller": …}, shared_lan=False)`:
+  - impaired: a host `imp` is spliced into the device's LAN cable (device eth0 — imp d0 … r0 — rdevice lan0);
+    Tests/support/impairment.py forwards frames between its two ports with delay, jitter and burst loss.
   - shared_lan: the caller is on the device's LAN instead (192.168.1.3, fd00:1::3; rdevice's lan0 is a bridge
     with both on it), as a phone on the same Wi-Fi: multicast such as mDNS reaches from one to the other.
   - ipv4: the LANs are RFC 1918, the public segment TEST-NET-3; each router masquerades its LAN out of wan0
@@ -31,6 +33,7 @@ WebSocket client's URI parser (swift-websocket) splits the host at the first col
 fail; a name works.
 
 Helpers: `exec_prefix(host)` (argv prefix to run a command in a host), `run(host, *argv)`, `address(host)`,
+`socket_in(host, family, kind, proto)`: a socket created inside a host (e.g. AF_PACKET on `imp`'s ports),
 `forward(host, port)`: a TCP forwarder from 127.0.0.1:<free port> in the test's namespace to
 127.0.0.1:<port> inside `host` (how the test reaches a chromedriver running in the caller's namespace), via
 setns(2) on the forwarder's own threads.
@@ -86,7 +89,7 @@ def _kill_and_delete(name):
 
 
 class Topology:
-    def __init__(self, prefix, family="ipv4", nat=None, shared_lan=False):
+    def __init__(self, prefix, family="ipv4", nat=None, shared_lan=False, impaired=False):
         if not re.fullmatch(r"[a-z]{2,8}", prefix):
             raise ValueError("prefix: 2 to 8 lowercase letters")
         self.prefix, self.family, self.shared_lan = prefix, family, shared_lan
@@ -96,7 +99,11 @@ class Topology:
             self.v4["caller"], self.v6["caller"] = SHARED_LAN_CALLER
         self.nat = {"device": "eim", "caller": "eim", **(nat or {})}
         self.run_id = f"{prefix}{os.getpid()}"
-        self.names = {host: f"{self.run_id}-{host}" for host in HOSTS}
+        # impaired: an `imp` host sits on the wire between the device and its router, two interfaces and no
+        # address, where Tests/support/impairment.py delays and drops frames (the kernel here has no netem).
+        self.impaired = impaired
+        self.hosts = HOSTS + (("imp",) if impaired else ())
+        self.names = {host: f"{self.run_id}-{host}" for host in self.hosts}
         self.created = []
         self._listeners = []
         atexit.register(self.close)
@@ -180,7 +187,7 @@ class Topology:
         plan = self.v6 if self.family == "ipv6" else self.v4
         lines = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n" + "".join(
             f"{address} {self.hostname(host)}\n" for host, address in plan.items())
-        for host in HOSTS:
+        for host in self.hosts:
             directory = f"/etc/netns/{self.ns(host)}"
             os.makedirs(directory, exist_ok=True)
             with open(os.path.join(directory, "hosts"), "w", encoding="utf-8") as f:
@@ -191,10 +198,10 @@ class Topology:
                 f.write("nameserver 127.0.0.1\n")
 
     def build(self):
-        for host in HOSTS:
+        for host in self.hosts:
             _ip("netns", "add", self.ns(host))
             self.created.append(self.ns(host))
-            if host == HOSTS[-1]:
+            if host == self.hosts[-1]:
                 self._hosts_files()
             self.run(host, "ip", "link", "set", "lo", "up")
             # No IPv6 autoconfiguration from router advertisements: the address plan is exactly the one above.
@@ -232,6 +239,17 @@ class Topology:
                     self._veth(router, f"p-{member}", member, "eth0")
                     self.run(router, "ip", "link", "set", f"p-{member}", "master", "lan0")
                     self.run(router, "ip", "link", "set", f"p-{member}", "up")
+            elif self.impaired and lan_host == "device":
+                self._veth(router, "lan0", "imp", "r0")
+                self._veth("imp", "d0", lan_host, "eth0")
+                # A wire, not a host: no addresses, no IPv6 of its own, frames to any MAC taken in.
+                self.run("imp", "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1")
+                for ifname in ("r0", "d0"):
+                    self.run("imp", "ip", "link", "set", ifname, "promisc", "on", "up")
+                # Frames a packet socket copies from one port to the other must be finished: checksums computed
+                # (veth leaves them to an offload that never happens) and no GRO/GSO super-frames above the MTU.
+                for host, ifname in (("imp", "r0"), ("imp", "d0"), (router, "lan0"), (lan_host, "eth0")):
+                    self.run(host, "ethtool", "-K", ifname, "tx", "off", "tso", "off", "gso", "off", "gro", "off")
             else:
                 self._veth(router, "lan0", lan_host, "eth0")
             self._addr(router, "lan0", f"{v4net}.1/24", f"{v6net}::1/64")
@@ -284,7 +302,7 @@ class Topology:
 
     # ---- reaching a port inside a namespace ----
 
-    def _socket_in(self, host, family=socket.AF_INET):
+    def socket_in(self, host, family=socket.AF_INET, kind=socket.SOCK_STREAM, proto=0):
         """A socket created in `host`'s network namespace (on a short-lived thread that joins it)."""
         box = {}
 
@@ -294,7 +312,7 @@ class Topology:
                 with open(f"/run/netns/{self.ns(host)}") as f:
                     if libc.setns(f.fileno(), CLONE_NEWNET) != 0:
                         raise OSError(ctypes.get_errno(), "setns")
-                box["socket"] = socket.socket(family, socket.SOCK_STREAM)
+                box["socket"] = socket.socket(family, kind, proto)
             except Exception as e:  # noqa: BLE001 - handed to the caller
                 box["error"] = e
 
@@ -337,7 +355,7 @@ class Topology:
                 except OSError:
                     return
                 try:
-                    upstream = self._socket_in(host)
+                    upstream = self.socket_in(host)
                     upstream.connect(("127.0.0.1", port))
                 except OSError:
                     client.close()
@@ -353,7 +371,7 @@ def missing_tools():
     missing = []
     if os.geteuid() != 0:
         missing.append("not root: network namespaces and nftables need CAP_NET_ADMIN / CAP_SYS_ADMIN")
-    for tool, package in (("ip", "iproute2"), ("nft", "nftables")):
+    for tool, package in (("ip", "iproute2"), ("nft", "nftables"), ("ethtool", "ethtool")):
         if not any(os.access(os.path.join(d, tool), os.X_OK) for d in os.environ.get("PATH", "").split(":") + ["/usr/sbin", "/sbin"]):
             missing.append(f"{tool} not found (apt-get install {package})")
     return missing
