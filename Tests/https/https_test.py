@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
+from certificates import make_certificates  # noqa: E402
 from prerequisites import missing_prerequisites  # noqa: E402
 from calls import (LoggedProcess, agent_environment, binary_arguments, call_button,  # noqa: E402
                    keep_or_remove, wait_callable, write_agent_config)
@@ -42,29 +43,6 @@ WEB_ROOT = os.path.join(REPO, "Sources", "IntercomServer", "WebCaller")
 DEVICE = ("Gate", 52.5200, 13.4050)
 CALLER = ("Caller", "52.5201", "13.4051")
 ENDED = {"idle", "ended"}
-
-
-def openssl(*args):
-    subprocess.run(["openssl", *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def make_certificates(directory):
-    """A CA and two server certificates for 127.0.0.1 signed by it: {serial: (cert, key)} and the CA file."""
-    ca, ca_key = os.path.join(directory, "ca.pem"), os.path.join(directory, "ca.key")
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", ca_key,
-            "-out", ca, "-days", "2", "-subj", "/CN=Intercom HTTPS stage CA")
-    san = os.path.join(directory, "san.cnf")
-    with open(san, "w", encoding="utf-8") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    issued = {}
-    for serial in ("5001", "5002"):
-        cert, key, csr = (os.path.join(directory, f"{serial}.{ext}") for ext in ("pem", "key", "csr"))
-        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
-                "-out", csr, "-subj", "/CN=127.0.0.1")
-        openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-set_serial", "0x" + serial, "-days", "2",
-                "-extfile", san, "-out", cert)
-        issued[serial] = (cert, key)
-    return ca, issued
 
 
 def tls_get(port, ca, path="/parse/health"):

@@ -23,6 +23,10 @@ the page opened at its public address) and `relay` (Debian's coturn: STUN, and T
      30 ms spread, reordering) and 2 % Gilbert-Elliott burst loss (bursts of 4) for IMPAIRED_SECONDS: the page
      decodes >= IMPAIRED_MIN_FPS over the period and stays in call; it prints the audio concealment, the
      glass-to-glass p50/p95 (the test pattern's timestamp band) and the frames the wire dropped each way.
+  f. HTTPS (both NATs endpoint-independent, STUN): intercom-server in backend serves TLS itself with a
+     certificate for backend.intercom.test from a throwaway CA; the agent trusts it with `[backend] ca_file`
+     (REST, wss:// LiveQuery and signaling); Chromium in the caller namespace opens the page as a real secure
+     context (no insecure-origin exception), gets its fake microphone, and the device receives its audio.
 
 Each call prints its selected pair, the time from the click to the first decoded frame and the frames
 decoded over MEASURE_SECONDS. A missing tool is a failure, never a skip. Needs root, ip, nft, turnserver,
@@ -45,6 +49,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import (CALL_PROBE, G2G_READER, OUTCOME, PAIR_STATS, PC_PROBE, LoggedProcess,  # noqa: E402
                    agent_environment, binary_arguments, call_button, first_frame, keep_or_remove, latency_figures,
                    split_measurements, start_intercom_server, wait_callable, write_agent_config)
+from certificates import make_certificates  # noqa: E402
 from impairment import ImpairedWire  # noqa: E402
 from topology import Topology, missing_tools  # noqa: E402
 from webdriver import (CHROMEDRIVER, PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser,  # noqa: E402
@@ -85,6 +90,7 @@ class Networks:
         self.driver = self.browser = None
         self.topology = None
         self.wire = None
+        self.ca = None
 
     def check(self, name, ok, detail=""):
         return self.checks.check(name, ok, detail)
@@ -118,9 +124,14 @@ class Networks:
                    else f"status {turn.process.poll()}: " + " | ".join(turn.tail(5)))
         return secret if ready else None
 
-    def start_server(self, label, stun=False, turn_secret=None):
+    def start_server(self, label, stun=False, turn_secret=None, https=False):
         t = self.topology
         env = {k: v for k, v in os.environ.items() if not k.startswith("INTERCOM_")}
+        scheme = "https" if https else "http"
+        if https:
+            self.ca, issued = make_certificates(os.path.join(self.workdir, f"{label}-tls"), serials=("6001",),
+                                                names=(f"DNS:{t.hostname('backend')}",), common_name=t.hostname("backend"))
+            env["INTERCOM_TLS_CERT_FILE"], env["INTERCOM_TLS_KEY_FILE"] = issued["6001"]
         relay = t.address("relay")
         if stun:
             env["INTERCOM_STUN_URLS"] = f"stun:{relay}:{TURN_PORT}"
@@ -129,7 +140,7 @@ class Networks:
             env["INTERCOM_TURN_SECRET"] = turn_secret
         # Calls carry the signaling room's URL, derived from the public URL (never from a request's Host); the
         # device only joins rooms on its backend's host, which it knows by name.
-        env["INTERCOM_PUBLIC_URL"] = f"http://{t.hostname('backend')}:{SERVER_PORT}"
+        env["INTERCOM_PUBLIC_URL"] = f"{scheme}://{t.hostname('backend')}:{SERVER_PORT}"
         host = t.address("backend")
         listen = f"[{host}]:{SERVER_PORT}" if ":" in host else f"{host}:{SERVER_PORT}"
         server, base, detail = start_intercom_server(self.server_bin, self.workdir, f"{label}-server", env=env,
@@ -137,8 +148,9 @@ class Networks:
         self.processes.append(server)
         # The agent and the page use the backend's name (every namespace's hosts file): the agent's WebSocket
         # client cannot parse an IPv6 literal URL (see Tests/support/topology.py).
-        base = base and f"http://{t.hostname('backend')}:{SERVER_PORT}"
-        what = ", ".join(k for k in ("INTERCOM_STUN_URLS", "INTERCOM_TURN_URLS") if k in env) or "no STUN/TURN"
+        base = base and f"{scheme}://{t.hostname('backend')}:{SERVER_PORT}"
+        what = ", ".join(k for k in ("INTERCOM_STUN_URLS", "INTERCOM_TURN_URLS", "INTERCOM_TLS_CERT_FILE")
+                         if k in env) or "no STUN/TURN"
         self.check(f"[{label}] intercom-server in backend at its public address ({what})", base,
                    f"{detail}, reached as {base}" if base else detail)
         return server, base
@@ -147,6 +159,11 @@ class Networks:
         t = self.topology
         config = write_agent_config(os.path.join(self.workdir, f"{label}-agent.toml"), base, TITLE, DEVICE["lat"],
                                     DEVICE["lon"], os.path.join(self.workdir, f"{label}-state"), free_port())
+        if base.startswith("https://"):
+            with open(config, encoding="utf-8") as f:
+                text = f.read()
+            with open(config, "w", encoding="utf-8") as f:
+                f.write(text.replace(f'server_url = "{base}/parse"\n', f'server_url = "{base}/parse"\nca_file = "{self.ca}"\n', 1))
         agent = LoggedProcess([*t.exec_prefix("device"), self.intercomd_bin, "run", "--config", config],
                               self.workdir, f"{label}-agent", env=agent_environment())
         self.processes.append(agent)
@@ -158,8 +175,9 @@ class Networks:
 
     def start_browser(self, base, mdns=False):
         """chromedriver (and so Chromium) in the caller's namespace; the page's origin treated as secure so
-        that getUserMedia works over plain http to a non-loopback address. mdns: Chromium as a user has it
-        (host addresses hidden behind `.local` names, plain http not secure)."""
+        that getUserMedia works over plain http to a non-loopback address (over https it is one: the test CA's
+        certificate accepted with --ignore-certificate-errors). mdns: Chromium as a user has it (host addresses
+        hidden behind `.local` names, plain http not secure)."""
         t = self.topology
         wrapper = os.path.join(self.workdir, f"chromedriver-in-{t.ns('caller')}")
         with open(wrapper, "w", encoding="utf-8") as f:
@@ -171,7 +189,8 @@ class Networks:
             return False
         self.browser = WebCallerBrowser(self.driver.url, os.path.join(self.workdir, f"profile-{t.family}-{time.monotonic_ns()}"),
                                         label="caller", window_size="900,1000", browser_log=True,
-                                        extra_args=[] if mdns else [PLAIN_IP_CANDIDATES,
+                                        extra_args=[] if mdns else [PLAIN_IP_CANDIDATES, "--ignore-certificate-errors"]
+                                        if base.startswith("https://") else [PLAIN_IP_CANDIDATES,
                                                     f"--unsafely-treat-insecure-origin-as-secure={base}"])
         self.browser.add_script_on_new_document(PC_PROBE)
         self.browser.add_script_on_new_document(CALL_PROBE)
@@ -259,6 +278,14 @@ class Networks:
         elif expect == "relay":
             ok &= self.check(f"[{label}] the selected candidate pair is relayed through coturn", "relay" in types,
                              self.pair_text(pairs) + f"; device's candidates {sorted(set(pairs.get('remote') or []))}")
+        elif expect == "https":
+            secure = b.js("return [location.protocol, window.isSecureContext, "
+                          "!!(window.__turnProbe && window.__turnProbe.pc && window.__turnProbe.pc.getSenders()"
+                          ".some((s) => s.track && s.track.kind === 'audio' && s.track.readyState === 'live'))];")
+            sent = (b.stats() or {}).get("audioPacketsSent", 0)
+            ok &= self.check(f"[{label}] the page is a secure context over https:// and sends its microphone",
+                             secure == ["https:", True, True] and sent > 0,
+                             f"[protocol, secure context, live audio track] {secure}; {sent} audio packets sent")
         elif expect == "mdns":
             candidates = b.js("return (window.__turnProbe && window.__turnProbe.candidates) || [];") or []
             hosts = [c.split(" ")[4] for c in candidates if " typ host" in c and len(c.split(" ")) > 4]
@@ -285,6 +312,11 @@ class Networks:
         ok &= self.check(f"[{label}] the page hangs up; the device logs the call answered",
                          outcome and outcome.group(2).startswith("answered"),
                          outcome.group(0) if outcome else " | ".join(agent.tail(4)))
+        if expect == "https":
+            media = agent.wait_line(r"call media ended.*", 10, since)
+            heard = re.search(r"callerAudioPackets=(\d+)", media.group(0)) if media else None
+            ok &= self.check(f"[{label}] the device received the page's microphone over the NATs",
+                             heard and int(heard.group(1)) > 0, media.group(0)[:300] if media else "no 'call media ended' line")
         return ok
 
     def impaired_period(self, label, b):
@@ -350,7 +382,8 @@ class Networks:
                 for options, expect in phases:
                     phase = f"{label}{', ' + options['name'] if options.get('name') else ''}"
                     server, base = self.start_server(phase, stun=options.get("stun", False),
-                                                     turn_secret=secret if options.get("turn") else None)
+                                                     turn_secret=secret if options.get("turn") else None,
+                                                     https=options.get("https", False))
                     agent, device_id = self.start_agent(phase, base) if base else (None, None)
                     # A fresh browser per phase: the same origin would restore the last phase's signed-in page.
                     if device_id and self.start_browser(base, mdns=expect == "mdns") and \
@@ -385,6 +418,8 @@ class Networks:
         missing = missing_tools() + missing_browser()
         if not self.turnserver_bin:
             missing.append("turnserver not found (apt-get install coturn, or set TURNSERVER_BIN)")
+        if not shutil.which("openssl"):
+            missing.append("openssl not found (apt-get install openssl): scenario f's throwaway CA")
         for label, path in (("intercom-server", self.server_bin), ("intercomd", self.intercomd_bin)):
             if not (os.path.isfile(path) and os.access(path, os.X_OK)):
                 missing.append(f"{label} not found or not executable at {path}")
@@ -398,7 +433,7 @@ class Networks:
         self.workdir = tempfile.mkdtemp(prefix="intercom-networks-")
         started = time.monotonic()
         try:
-            only = os.environ.get("NETWORKS_ONLY", "abcde")  # e.g. NETWORKS_ONLY=b to run one scenario
+            only = os.environ.get("NETWORKS_ONLY", "abcdef")  # e.g. NETWORKS_ONLY=b to run one scenario
             if "a" in only:
                 self.scenario("a: both NATs endpoint-independent, STUN", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True}, "direct")])
@@ -414,6 +449,9 @@ class Networks:
             if "e" in only:
                 self.scenario("e: impaired link", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True}, "impaired")], impaired=True)
+            if "f" in only:
+                self.scenario("f: HTTPS across NATs", "ipv4", {"device": "eim", "caller": "eim"},
+                              [({"stun": True, "https": True}, "https")])
         finally:
             log(f"  stage took {time.monotonic() - started:.0f} s")
             keep_or_remove(self.workdir, "NETWORKS_KEEP", self.checks.failed)
