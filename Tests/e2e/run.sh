@@ -1,6 +1,8 @@
 #!/bin/sh
 # End-to-end: the web caller in headless Chromium calls `intercomd demo` (intercom-server + device agent):
 # auto answer with test-pattern video, hang up, a 10-call first-frame benchmark, and `--answer button` ringing.
+# Stays on the host, not on Tests/support/topology.py: it tests `intercomd demo`, the one-machine tool whose server
+# and agent share the loopback by design; calls across NATs, LANs and links are the networks stage's.
 # Usage: Tests/e2e/run.sh [--intercomd BIN] [--server BIN]
 #   or:  Tests/e2e/run.sh [path/to/intercomd]
 # Binaries: Tests/support/binary-flags.sh (the options, else $INTERCOMD_BIN / $INTERCOM_SERVER_BIN, else

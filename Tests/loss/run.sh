@@ -1,6 +1,8 @@
 #!/bin/sh
 # WebRTC under 10 % packet loss, and glass-to-glass latency: see loss_latency_test.py. Needs root (nftables
 # drops a tenth of the UDP datagrams arriving on the loopback), python3, chromium and chromedriver.
+# Stays on the host, not on Tests/support/topology.py: its 120 s at 10 % random loss on the loopback isolates NACK
+# repair from routing, and its figures compare run to run; loss with delay and jitter across NATs is networks (e).
 # Usage: Tests/loss/run.sh [--intercomd BIN] [--server BIN]
 #   or:  Tests/loss/run.sh [INTERCOMD_BINARY]
 # Binaries: Tests/support/binary-flags.sh (the options, else $INTERCOMD_BIN / $INTERCOM_SERVER_BIN, else

@@ -2,6 +2,8 @@
 # TURN: the web caller in headless Chromium calls intercomd run through Debian's coturn while direct UDP between
 # the peers is blocked: see turn_test.py. Needs root (nftables, a cgroup of its own), python3, turnserver (coturn),
 # nft, chromium and chromedriver.
+# Stays on the host, not on Tests/support/topology.py: it proves the relay path alone (direct UDP blocked, a
+# cgroup of its own) with REST credentials; TURN forced by two symmetric NATs is networks (b).
 # Usage: Tests/turn/run.sh [--server BIN] [--intercomd BIN]
 # Binaries: Tests/support/binary-flags.sh (the options, else $INTERCOM_SERVER_BIN / $INTERCOMD_BIN,
 # else .build/debug/{intercom-server,intercomd}).
