@@ -35,8 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import OUTCOME, LoggedProcess, binary_arguments, call_button, first_frame, keep_or_remove  # noqa: E402
-from calls import wait_callable  # noqa: E402
+from calls import (OUTCOME, LoggedProcess, binary_arguments, call_button, first_frame, keep_or_remove,  # noqa: E402
+                   wait_callable)
 from networks_test import CONNECT_SECONDS, MIN_FPS, Networks  # noqa: E402
 from topology import Topology, missing_tools  # noqa: E402
 from webdriver import log, missing_browser, wait_for  # noqa: E402
