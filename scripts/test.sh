@@ -39,7 +39,7 @@ STAGES=(
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
     "loss|bin|WebRTC under 10 % loss for 120 s (nftables on lo) and glass-to-glass latency, the web caller in headless Chromium calling intercomd demo"
     "turn|bin|TURN: the web caller in headless Chromium calls intercomd run through coturn (TURN REST secret) while nftables blocks direct UDP between them"
-    "networks|bin|networks: network namespaces (Tests/support/topology.py): the web caller in headless Chromium behind a NAT router calls intercomd run behind another, through intercom-server and coturn on a public segment: direct through endpoint-independent NATs, blocked without TURN and relayed with it through symmetric NATs, and over IPv6 only"
+    "networks|bin|networks: network namespaces (Tests/support/topology.py): the web caller in headless Chromium behind a NAT router calls intercomd run behind another, through intercom-server and coturn on a public segment: direct through endpoint-independent NATs, blocked without TURN and relayed with it through symmetric NATs, over IPv6 only, and through backend partitions (during a call, half-open LiveQuery while idle)"
     "units|bin|systemd units (systemd-analyze verify + security)"
     "boot-smoke|bin|systemd boot smoke (the real units and intercomd under systemd in a container)"
     "packaging|bin|Debian packages: scripts/build-deb.sh (release, static Swift runtime), lintian, then install, run, 12 KILLs (restart lockout), upgrade, remove and purge in a clean Debian 12 booted with systemd-nspawn"

@@ -124,9 +124,11 @@ class Networks:
                    else f"status {turn.process.poll()}: " + " | ".join(turn.tail(5)))
         return secret if ready else None
 
-    def start_server(self, label, stun=False, turn_secret=None, https=False):
+    def start_server(self, label, stun=False, turn_secret=None, https=False, settings=None):
+        """`settings`: more INTERCOM_* variables (e.g. a short INTERCOM_HEARTBEAT_SECONDS)."""
         t = self.topology
         env = {k: v for k, v in os.environ.items() if not k.startswith("INTERCOM_")}
+        env.update(settings or {})
         scheme = "https" if https else "http"
         if https:
             self.ca, issued = make_certificates(os.path.join(self.workdir, f"{label}-tls"), serials=("6001",),
@@ -155,10 +157,12 @@ class Networks:
                    f"{detail}, reached as {base}" if base else detail)
         return server, base
 
-    def start_agent(self, label, base):
+    def start_agent(self, label, base, extra=""):
+        """`extra`: whole config sections appended (e.g. `[presence]`)."""
         t = self.topology
         config = write_agent_config(os.path.join(self.workdir, f"{label}-agent.toml"), base, TITLE, DEVICE["lat"],
-                                    DEVICE["lon"], os.path.join(self.workdir, f"{label}-state"), free_port())
+                                    DEVICE["lon"], os.path.join(self.workdir, f"{label}-state"), free_port(),
+                                    extra=extra)
         if base.startswith("https://"):
             with open(config, encoding="utf-8") as f:
                 text = f.read()

@@ -34,6 +34,9 @@ fail; a name works.
 
 Helpers: `exec_prefix(host)` (argv prefix to run a command in a host), `run(host, *argv)`, `address(host)`,
 `socket_in(host, family, kind, proto)`: a socket created inside a host (e.g. AF_PACKET on `imp`'s ports),
+`block(host, peer)` / `unblock(host)`: a partition — every packet between `host` and `peer` silently dropped
+(nftables `drop`: no RST, no ICMP, established flows go half-open) at `host`'s router, or in `host` itself
+for a public host; `blocked_packets(host)` counts what was dropped.
 `forward(host, port)`: a TCP forwarder from 127.0.0.1:<free port> in the test's namespace to
 127.0.0.1:<port> inside `host` (how the test reaches a chromedriver running in the caller's namespace), via
 setns(2) on the forwarder's own threads.
@@ -299,6 +302,34 @@ class Topology:
             return None
         match = re.search(r"counter packets (\d+)", text)
         return int(match.group(1)) if match else None
+
+    # ---- partitions ----
+
+    def _filter_host(self, host):
+        return LANS[host][0] if host in LANS else host
+
+    def block(self, host, peer):
+        """Silently drops every packet between `host` and `peer` (both directions) until `unblock(host)`: at
+        `host`'s router (forward hook) for a LAN host, so only this pair is cut and the LAN host gets no error
+        (no RST, no ICMP: its established connections go half-open); in `host` itself (input and output hooks)
+        for a public one."""
+        where = self._filter_host(host)
+        family = "ip6" if ":" in self.address(peer) else "ip"
+        hooks = ("forward",) if where != host else ("input", "output")
+        script = "add table inet partition; " + "".join(
+            f"add chain inet partition {hook} {{ type filter hook {hook} priority filter - 10; policy accept; }}; "
+            f"add rule inet partition {hook} {family} saddr {self.address(peer)} counter drop; "
+            f"add rule inet partition {hook} {family} daddr {self.address(peer)} counter drop; " for hook in hooks)
+        self.run(where, "nft", script.rstrip("; "))
+
+    def blocked_packets(self, host):
+        """Packets the partition of `host` dropped so far (0 when there is none)."""
+        text = self.run(self._filter_host(host), "nft", "list", "table", "inet", "partition", check=False)
+        return sum(int(n) for n in re.findall(r"counter packets (\d+)", text))
+
+    def unblock(self, host):
+        """Heals `block(host, …)`: deletes the partition table (conntrack kept: flows resume where they were)."""
+        self.run(self._filter_host(host), "nft", "delete table inet partition", check=False)
 
     # ---- reaching a port inside a namespace ----
 

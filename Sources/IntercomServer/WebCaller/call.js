@@ -626,6 +626,16 @@ export class Call {
   onPeerLeft(peerId, reason) {
     if (this.finished || peerId !== this.remotePeerId) return;
     const why = reason ? ` (${reason})` : '';
+    if (this.reachedInCall && this.pc && this.pc.connectionState === 'connected') {
+      // Media is peer to peer: the other side losing the call server (its network cut from the backend, a
+      // half-open socket the server timed out) is not a hang-up, which comes as a bye. The call goes on while
+      // media flows — the peer connection's own 'disconnected' grace and 'failed' end it if the other side is
+      // really gone — and the other side's next join (its signaling reconnects) becomes the remote again.
+      this.log(`the other side left the call server${why}; the call goes on while media flows`);
+      this.ui.onNotice(`${this.remote.title} lost its connection to the call server; the call goes on.`);
+      this.remotePeerId = null;
+      return;
+    }
     if (this.direction === 'incoming' && this.state === 'incoming') {
       this.finish('ended', `Missed call from ${this.remote.title}.`);
     } else {
