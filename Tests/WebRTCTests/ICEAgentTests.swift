@@ -172,6 +172,28 @@ struct ICEAgentTests {
         await pair.close()
     }
 
+    /// The host's addresses changed: the controlling side gathers again on a new stream (`regather`), the
+    /// controlled side restarts (`restart`); a pair on the new stream carries datagrams again.
+    @Test func regatherReconnectsOnANewStream() async throws {
+        let pair = try await ICELoopbackPair()
+        try await pair.connect()
+        let pairsBefore = pair.controllingLog.elements.selectedPairs.count
+        let candidatesBefore = pair.controllingLog.elements.localCandidates.count
+        let newControlling = try await pair.controlling.regather()
+        try await pair.controlling.startGathering()
+        try await pair.controllingLog.wait("a new gathering") { $0.localCandidates.count > candidatesBefore }
+        let newControlled = try await pair.controlled.restart()
+        #expect(newControlling != newControlled)
+        try await pair.exchangeCredentials()
+        let fresh = Array(pair.controllingLog.elements.localCandidates.dropFirst(candidatesBefore))
+        for line in fresh { try await pair.controlled.addRemoteCandidate(line) }
+        for line in pair.controlled.localCandidates { try await pair.controlling.addRemoteCandidate(line) }
+        try await pair.controllingLog.wait("a pair selected on the new stream") { $0.selectedPairs.count > pairsBefore }
+        try await pair.waitUntilConnected()
+        try await Self.exchange(20, of: 600, over: pair, tag: 3)
+        await pair.close()
+    }
+
     // MARK: - Helpers
 
     /// Sends `count` datagrams of `size` bytes each way, in windows the receiver confirms before the next

@@ -61,11 +61,17 @@ final class PeerConnectionLoopback: Sendable {
         }
     }
 
+    /// The first offer and answer `negotiate` exchanged.
+    var firstOffer: String? { descriptions.withLock { $0.offer } }
+    var firstAnswer: String? { descriptions.withLock { $0.answer } }
+    private let descriptions = Mutex<(offer: String?, answer: String?)>((nil, nil))
+
     /// Offer → answer (optionally rewritten on its way back) → gathering on both sides.
     func negotiate(rewritingAnswer rewrite: @Sendable (String) -> String = { $0 }) async throws {
         let offer = try await offerer.createOffer()
         try await offerer.startGathering()
         let answer = try await answerer.acceptOffer(offer)
+        descriptions.withLock { $0 = (offer, answer) }
         try await answerer.startGathering()
         try await offerer.acceptAnswer(rewrite(answer))
     }

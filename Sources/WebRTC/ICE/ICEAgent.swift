@@ -145,6 +145,13 @@ public final class ICEAgent: Sendable {
         outbox.countUnsent()
     }
 
+    /// An ICE restart with a new gathering (the host's addresses changed): new credentials, a new stream on
+    /// today's addresses. Call `startGathering()` after, then `setRemoteCredentials` with the peer's answer.
+    public func regather() async throws(ICEError) -> ICECredentials {
+        let core = self.core
+        return try await loop.perform { core.regather() }.get()
+    }
+
     /// `nice_agent_restart` (RFC 8445 §9): new local credentials, remote candidates forgotten, checks
     /// start over once the peer's new credentials and candidates arrive. Returns the new credentials.
     @discardableResult

@@ -23,6 +23,8 @@ final class NiceAgentCore: @unchecked Sendable {
     private let datagrams: AsyncStream<[UInt8]>.Continuation
     private var agent: OpaquePointer?
     private var streamID: guint = 0
+    /// Kept from `open` for `regather`: a new stream needs the TURN server again.
+    private var turnServer: TURNServer?
     private var tracker = ICEStateTracker()
     private var closing = false
     private var closeTimer: UnsafeMutablePointer<GSource>?
@@ -65,9 +67,15 @@ final class NiceAgentCore: @unchecked Sendable {
                 return .failure(.callFailed(call: "nice_agent_add_local_address", detail: text))
             }
         }
+        turnServer = configuration.turnServer
+        return addStream(agent)
+    }
+
+    /// The stream every candidate, check and datagram belongs to: TURN set, receive hook attached.
+    private func addStream(_ agent: OpaquePointer) -> Result<ICECredentials, ICEError> {
         streamID = nice_agent_add_stream(agent, 1)
         guard streamID != 0 else { return .failure(.callFailed(call: "nice_agent_add_stream", detail: "returned 0")) }
-        if let turn = configuration.turnServer {
+        if let turn = turnServer {
             // Before gathering, or no relayed candidate is allocated (RFC 8656 §7).
             let ok = nice_agent_set_relay_info(
                 agent, streamID, Self.componentID, turn.host, guint(turn.port), turn.username, turn.password,
@@ -75,7 +83,7 @@ final class NiceAgentCore: @unchecked Sendable {
             guard ok != 0 else { return .failure(.callFailed(call: "nice_agent_set_relay_info", detail: turn.host)) }
         }
         // Without a receive callback libnice never reads the socket, so it never sees STUN either.
-        let attached = nice_agent_attach_recv(agent, streamID, Self.componentID, loop.context, niceReceive, context)
+        let attached = nice_agent_attach_recv(agent, streamID, Self.componentID, loop.context, niceReceive, callbackContext)
         guard attached != 0 else {
             return .failure(.callFailed(call: "nice_agent_attach_recv", detail: "stream \(streamID)"))
         }
@@ -153,6 +161,20 @@ final class NiceAgentCore: @unchecked Sendable {
                 return .failure(.callFailed(call: "nice_agent_restart", detail: "rejected"))
             }
             return readLocalCredentials()
+        }
+    }
+
+    /// An ICE restart that gathers again (RFC 8445 §9): libnice's restart keeps the local candidates, whose
+    /// sockets are bound to addresses the host may no longer have, so the stream is replaced by a new one:
+    /// new credentials, no candidates either side, sockets bound to today's addresses. Events of the old
+    /// stream are ignored from here on (each callback checks `streamID`). `startGathering` follows.
+    func regather() -> Result<ICECredentials, ICEError> {
+        withAgent { agent in
+            _ = nice_agent_attach_recv(agent, streamID, Self.componentID, loop.context, nil, nil)
+            nice_agent_remove_stream(agent, streamID)
+            shared.withLock { $0.localCandidates = [] }
+            tracker = ICEStateTracker()
+            return addStream(agent)
         }
     }
 

@@ -17,6 +17,9 @@ extension PeerConnection {
 
     /// Applies the peer's answer to our offer.
     public func acceptAnswer(_ sdp: String) async throws(PeerConnectionError) {
+        if let restartOffer, !isClosed {
+            return try await acceptRestartAnswer(try Self.parse(sdp), to: restartOffer)
+        }
         guard role == .offerer, let offer = localDescription, session == nil, !isClosed else {
             throw .invalidState(call: "acceptAnswer", state: signalingState)
         }
@@ -29,6 +32,9 @@ extension PeerConnection {
     /// Answers the peer's offer: BUNDLE, rtcp-mux, the offer's VP8/Opus payload types, `a=setup:active`
     /// to `actpass`. Answerer only, once. Returns the answer SDP to send.
     public func acceptOffer(_ sdp: String) async throws(PeerConnectionError) -> String {
+        if role == .answerer, session != nil, !isClosed {
+            return try await acceptRestartOffer(try Self.parse(sdp))
+        }
         guard role == .answerer, localDescription == nil, !isClosed else {
             throw .invalidState(call: "acceptOffer", state: signalingState)
         }

@@ -6,6 +6,8 @@ import WebRTCCore
 extension PeerConnection {
     /// Adds one candidate; a `.local` one is resolved in the background and reported as `.mdnsCandidate`.
     func addRemote(_ candidate: String) async throws(ICEError) {
+        remoteCandidateLines.append(candidate)
+        if remoteCandidateLines.count > Self.rememberedRemoteCandidates { remoteCandidateLines.removeFirst() }
         guard let text = ICECandidateLine.mdnsName(candidate), let resolver = configuration.mdnsResolver else {
             try await ice.addRemoteCandidate(candidate)
             return

@@ -57,6 +57,12 @@ public actor PeerConnection {
     /// Our own PLIs to the peer's video sender after a loss, rate-limited like the encoder side.
     var pictureLossRequests: KeyframeRequestLimiter
     var remoteCredentialsApplied = false
+    /// Our ICE restart offer until the peer answers it (`restartICE`).
+    var restartOffer: SessionDescription?
+    /// The peer's candidates given to libnice, newest last (at most `rememberedRemoteCandidates`): an ICE restart
+    /// makes libnice forget them, including those the peer trickled before its re-offer reached us.
+    var remoteCandidateLines: [String] = []
+    static let rememberedRemoteCandidates = 64
     var pendingRemoteCandidates: [String] = []
     var pendingRemoteEndOfCandidates = false
     /// `.local` candidates being resolved (`addRemote`), and whether the peer's end-of-candidates waits for them.
