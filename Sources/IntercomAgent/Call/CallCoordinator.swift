@@ -150,6 +150,9 @@ public actor CallCoordinator {
             case .up:
                 // The other side shows what the device sends (a device without a microphone: "microphone off").
                 await rooms[sessionID]?.connection?.socket.send(.media(audio: sendsAudio, video: true), to: peer)
+                if let cameras = (mediaFactory as? any CameraSwitching)?.cameras {
+                    await rooms[sessionID]?.connection?.socket.send(.cameras(names: cameras.names, active: cameras.active), to: peer)
+                }
                 await feed(.mediaUp(sessionID: sessionID))
             case .down: await feed(.mediaDown(sessionID: sessionID))
             case .failed(let reason): await feed(.mediaFailed(sessionID: sessionID, reason))
@@ -416,11 +419,13 @@ public actor CallCoordinator {
                 await socket.send(received.acknowledgement, to: from)
             case .textAck(let id):
                 logger.info("text message \(id) delivered", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
+            case .camera(let name):
+                await socket.send(CameraRequest.answer(name, switching: mediaFactory as? any CameraSwitching, logger: logger), to: from)
             default:
                 break
             }
         case .refused(let code, let message) where code == .rateLimited || code == .badSignal:
-            logger.warning("signaling refused a text: \(message)", metadata: ["session": "\(sessionID)"])
+            logger.warning("signaling refused a signal: \(message)", metadata: ["session": "\(sessionID)"])
         case .refused, .closed:
             break
         }

@@ -1,0 +1,27 @@
+import Logging
+import ParseWire
+
+/// The caller's `{"type":"camera","name":…}` (issue #22 "Switch camera"): the device switches and answers
+/// with its `cameras` (the new one active), or refuses with `camera-error` and films on as before.
+enum CameraRequest {
+    static func answer(_ name: String, switching: (any CameraSwitching)?, logger: Logger) -> SignalPayload {
+        do throws(CameraSwitchError) {
+            guard let switching else { throw CameraSwitchError.notSupported }
+            try switching.switchCamera(to: name)
+            let cameras = switching.cameras
+            return .cameras(names: cameras.names, active: cameras.active)
+        } catch {
+            logger.warning("camera switch refused: \(error.reason)")
+            return refusal(name, error)
+        }
+    }
+
+    /// The `camera-error` for `error`, its reason cut to `SignalCamera.maxReasonScalars`.
+    static func refusal(_ name: String, _ error: CameraSwitchError) -> SignalPayload {
+        let reason = error.reason.unicodeScalars
+        let shown = reason.count > SignalCamera.maxReasonScalars
+            ? String(String.UnicodeScalarView(reason.prefix(SignalCamera.maxReasonScalars - 1))) + "…"
+            : error.reason
+        return .cameraError(name: name, reason: shown)
+    }
+}
