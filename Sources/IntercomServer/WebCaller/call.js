@@ -389,7 +389,7 @@ export class Call {
           // The server refused one of our signals (e.g. a viewer's late candidate) and keeps us in the room.
           if (code === 'forbidden') { console.warn(`signal refused: ${message}`); this.log(`signal refused: ${message}`); return; }
           // A refused text (flood, oversize): not relayed, the call goes on.
-          if ((code === 'rate-limited' || code === 'bad-signal') && String(message).startsWith('camera')) {
+          if ((code === 'rate-limited' || code === 'bad-signal') && /camera(s|-error)? refused/.test(String(message))) {
             this.log(`camera request refused: ${message}`); this.ui.onCameraError?.(this, message); return;
           }
           if (code === 'rate-limited' || code === 'bad-signal') { this.log(`text refused: ${message}`); this.ui.onTextRefused?.(this, message); return; }
