@@ -4,12 +4,13 @@
 Starts intercom-server (serving Sources/IntercomServer/WebCaller) and `intercomd run` with
 `[video] sources = [{name="face", source="testpattern"}, {name="parcel", source=<a grey .y4m clip>}]`
 (auto answer). A "Visitor" page calls the device and checks: the device advertises both cameras and the page
-shows "Switch camera" (and not "Flip my camera": headless Chromium has one fake camera); the decoded picture
+shows "Switch camera", and "Flip my camera" (Chromium's fake capture with three cameras); the decoded picture
 is the colour bars (its mean saturation, drawn from #remote-video into a canvas); after a click on
 "Switch camera" the picture turns grey (the clip) within 2 s, the device logs `camera switched to parcel in
 N ms` with N ≤ 500, and the call is the same call: no new offer, the same video SSRC, still in-call and still
 decoding; a second click brings the bars back; an unknown name (`garage`) gets the device's camera-error on
-the page and the call goes on; a malformed name is refused by the server (bad-signal) and the call goes on.
+the page and the call goes on; a malformed name is refused by the server (bad-signal) and the call goes on; "Flip my camera" sends the page's other camera
+on the same RTP sender (replaceTrack), with no new negotiation, and the page keeps encoding.
 
 Usage: camera_switch_test.py [--server BIN] [--intercomd BIN]  (defaults: $INTERCOM_SERVER_BIN / $INTERCOMD_BIN,
   then <repo>/.build/debug/…). Environment: CHROMIUM_BIN, CHROMEDRIVER_BIN, CAMERA_TEST_KEEP=1 keeps the logs.
@@ -33,6 +34,8 @@ WEB_ROOT = os.path.join(REPO, "Sources", "IntercomServer", "WebCaller")
 WIDTH, HEIGHT, FPS = 640, 480, 30
 VISITOR = ("Visitor", "52.5205", "13.4055")
 MAX_SWITCH_MS = 500
+# Chromium's fake capture with three cameras (the later switch wins over the default one's), for Flip my camera.
+FAKE_CAMERAS = "--use-fake-device-for-media-stream=device-count=3"
 # Mean (max(r,g,b) - min(r,g,b)) of the decoded picture: the colour bars are far above, the grey clip near 0.
 COLOURFUL, GREY = 40, 12
 
@@ -88,7 +91,8 @@ def run(server_bin, intercomd_bin):
         if not checks.check("chromedriver starts", driver.ready, driver.url):
             return checks
         browser = WebCallerBrowser(driver.url, os.path.join(workdir, "profile"), label="visitor",
-                                   extra_args=[PLAIN_IP_CANDIDATES], window_size="900,1300", browser_log=True)
+                                   extra_args=[PLAIN_IP_CANDIDATES, FAKE_CAMERAS], window_size="900,1300",
+                                   browser_log=True)
         browser.open(base + "/")
         user = browser.sign_in(*VISITOR) if wait_for(browser.loaded, 15) else None
         if not checks.check("the visitor signs in", user, f"userID {user}"):
@@ -126,7 +130,8 @@ def run(server_bin, intercomd_bin):
         advertised = wait_for(lambda: remote_camera() == "face", 10)
         checks.check("the device advertises its cameras, filming face", advertised, f"remote camera {remote_camera()}")
         checks.check("the page offers Switch camera (two cameras on the device)", browser.visible("#switch-camera"))
-        checks.check("no Flip my camera: the browser has one camera", not browser.visible("#flip-camera"))
+        checks.check("the page offers Flip my camera (the browser has three fake cameras)",
+                     wait_for(lambda: browser.visible("#flip-camera"), 5))
         bars = wait_for(lambda: (lambda p: p if p and p["saturation"] > COLOURFUL else None)(picture()), 10)
         checks.check("the picture is the colour bars (face = test pattern)", bars, f"{picture()}")
         before = browser.stats()
@@ -178,6 +183,28 @@ def run(server_bin, intercomd_bin):
         bad = wait_for(lambda: browser.js("return document.body.dataset.cameraError || null;"), 5)
         checks.check("a malformed name is refused by the server (bad-signal), the call goes on",
                      bad and "camera refused" in bad and browser.state() == "in-call", f"{bad}; {browser.state()}")
+
+        # The page's own camera, flipped twice: Chromium's second fake camera gives Y16 (depth) frames its
+        # encoder does not send, its third MJPEG ones it does, so the sending is checked on the third. Each
+        # flip: another camera on the same sender, no new offer, stable signaling, the call goes on.
+        def flip(since_stats):
+            browser.click("#flip-camera")
+            return wait_for(lambda: (lambda st: st if st.get("localCamera") not in (None, since_stats.get("localCamera"))
+                                     and st.get("sendsLocalCamera") else None)(browser.stats()), 10)
+        mine = browser.stats()
+        second = flip(mine)
+        third = flip(second or mine)
+        time.sleep(1.5)
+        later = browser.stats()
+        cameras = [str((st or {}).get("localCamera"))[:8] for st in (mine, second, third)]
+        checks.check("Flip my camera: the page sends its other camera on the same sender, without renegotiation",
+                     second and third and len(set(cameras)) == 3 and later.get("sendsLocalCamera")
+                     and later.get("signalingState") == "stable" and later.get("offersReceived") == 1
+                     and browser.state() == "in-call"
+                     and later.get("framesEncoded", 0) > third.get("framesEncoded", 0) + 10,
+                     f"cameras {' → '.join(cameras)}, sender carries it {later.get('sendsLocalCamera')}, "
+                     f"{later.get('signalingState')}, offers {later.get('offersReceived')}, frames encoded "
+                     f"{(third or {}).get('framesEncoded')}→{later.get('framesEncoded')}, {browser.state()}")
 
         browser.click("#hangup")
         checks.check("the call ends normally", browser.wait_state({"ended", "idle"}, 10) in {"ended", "idle"})

@@ -733,6 +733,11 @@ export class Call {
       videoSSRC: null,
     };
     if (!pc) return out;
+    // Which camera this page sends (Flip my camera): its device, and whether the video sender carries it.
+    const localTrack = this.localStream?.getVideoTracks()[0] || null;
+    out.localCamera = localTrack ? localTrack.getSettings().deviceId || null : null;
+    out.sendsLocalCamera = !!localTrack && pc.getSenders().some((s) => s.track === localTrack);
+    out.signalingState = pc.signalingState;
     const report = await pc.getStats();
     report.forEach((s) => {
       const kind = s.kind || s.mediaType;

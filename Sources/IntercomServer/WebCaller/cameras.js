@@ -30,14 +30,35 @@ export async function localCameraCount() {
   }
 }
 
-/** Replaces `stream`'s video track with the other facing camera on the same RTCRtpSender (replaceTrack: no
- * new offer); returns the new facing mode. The old track stops, the new one keeps `enabled` as it was. */
+/** Replaces `stream`'s video track with the other camera on the same RTCRtpSender (replaceTrack: no new
+ * offer); returns the new facing mode. A phone's cameras are asked for by facing (`facingMode`); a computer's
+ * have none, so there the next camera in the browser's list is taken. The old track stops, the new one keeps
+ * `enabled` as it was. */
 export async function switchFacing(pc, stream, facing) {
   const next = facing === 'environment' ? 'user' : 'environment';
   const old = stream.getVideoTracks()[0];
-  const fresh = await navigator.mediaDevices.getUserMedia({
-    video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: { exact: next } },
-  });
+  const size = { width: { ideal: 640 }, height: { ideal: 480 } };
+  const open = async (video) => {
+    try {
+      return await navigator.mediaDevices.getUserMedia({ video });
+    } catch (e) {
+      // Some phones open one camera at a time: let go of the current one and try again.
+      if (e.name !== 'NotReadableError' || !old) throw e;
+      old.stop();
+      return navigator.mediaDevices.getUserMedia({ video });
+    }
+  };
+  let fresh;
+  try {
+    fresh = await open({ ...size, facingMode: { exact: next } });
+  } catch (e) {
+    if (e.name !== 'OverconstrainedError' && e.name !== 'NotFoundError') throw e;
+    const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
+    const current = old ? old.getSettings().deviceId : null;
+    const other = cameras[(cameras.findIndex((c) => c.deviceId === current) + 1) % cameras.length];
+    if (!other || other.deviceId === current) throw e;
+    fresh = await open({ ...size, deviceId: { exact: other.deviceId } });
+  }
   const track = fresh.getVideoTracks()[0];
   if (old) track.enabled = old.enabled;
   const sender = pc?.getSenders().find((s) => s.track && s.track.kind === 'video');
