@@ -110,4 +110,29 @@ import Testing
             #expect(abs(Self.meanLuma(back) - 200) > 5)
         }
     }
+
+    /// When the last holder lets go, the run (kept `idleStopDelay` for a call that follows) films the default
+    /// camera again: the next call starts on it, whether it gets a new run or shares this one.
+    @Test func theNextCallStartsOnTheDefaultCamera() async throws {
+        let clip = try Self.flatClip(luma: 200)
+        defer { try? FileManager.default.removeItem(atPath: clip) }
+        var settings = MediaServiceTests.settings { TestPatternSource(width: 160, height: 120, frameRate: FrameRate(15)) }
+        settings.cameras.append(.init(name: "parcel") { Y4MFileSource(path: clip, loops: true) })
+        settings.idleStopDelay = .seconds(10)
+        let media = MediaService(settings: settings, logger: Self.logger)
+        try await MediaServiceTests.running(media) {
+            media.setDemand("calls", wanted: true)
+            _ = await media.snapshotFrame(timeout: .seconds(5))
+            try media.switchCamera(to: "parcel")
+            #expect(media.activeCamera == "parcel")
+            media.setDemand("calls", wanted: false)
+            media.setDemand("test", wanted: false)
+            #expect(media.activeCamera == "camera", "the call is over: the default camera again")
+            media.setDemand("calls", wanted: true)
+            #expect(media.runsStarted == 1, "the next call shares the run")
+            try await Task.sleep(for: .milliseconds(400))
+            let frame = try #require(await media.snapshotFrame(timeout: .seconds(5)))
+            #expect(abs(Self.meanLuma(frame) - 200) > 5, "the test pattern, not the parcel clip")
+        }
+    }
 }

@@ -30,6 +30,13 @@ extension MediaService {
                      isCamera: true, generation: generation, replacing: run.releaseCaptureThreads())
     }
 
+    /// Back to the default camera (the last holder let go of media): a call that follows within
+    /// `idleStopDelay` shares the run, and must start on the default camera like any other.
+    func filmDefaultCamera() {
+        guard let first = cameraNames.first, activeCamera != first else { return }
+        try? switchCamera(to: first)
+    }
+
     /// How long the last switch took from the request to the new camera's first frame.
     public var lastCameraSwitch: Duration? { switchTimes.withLock { $0 } }
 

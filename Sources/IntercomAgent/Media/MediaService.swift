@@ -183,6 +183,8 @@ public final class MediaService: Service, Sendable {
             logger.info("media on (\(holders.sorted().joined(separator: ",")))", metadata: ["run": "\(run.number)"])
             begin(run, after: previous)
         case .stopLater(let generation):
+            // The next call films the default camera, also when it comes soon enough to share this run.
+            filmDefaultCamera()
             let delay = settings.idleStopDelay
             guard delay > .zero else { return stopIfStillIdle(generation) }
             Task { [weak self] in
