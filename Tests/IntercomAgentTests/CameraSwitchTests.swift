@@ -46,6 +46,12 @@ import Testing
             == .cameraError(name: "face", reason: "this device cannot switch cameras"))
     }
 
+    @Test func theCallButtonCyclesTheCameras() {
+        #expect(CameraRequest.next(after: (["face", "parcel", "gate"], "face")) == "parcel")
+        #expect(CameraRequest.next(after: (["face", "parcel", "gate"], "gate")) == "face")
+        #expect(CameraRequest.next(after: (["camera"], "camera")) == nil)
+    }
+
     /// A 160x120 clip of one flat grey (`luma`), for a camera whose frames are told apart from the test pattern.
     static func flatClip(luma: UInt8) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("camera-switch-\(UUID().uuidString).y4m").path

@@ -307,6 +307,11 @@ public actor CallCoordinator {
             let payload = SignalTranslation.payload(signal)
             let recipients = to.map { [$0] } ?? rooms[sessionID]?.broadcast(payload) ?? []
             for peer in recipients { await socket.send(payload, to: peer) }
+        case .nextCamera(let sessionID, let to):
+            let switching = mediaFactory as? any CameraSwitching
+            guard let socket = rooms[sessionID]?.connection?.socket, let switching, let to,
+                  let next = CameraRequest.next(after: switching.cameras) else { return }
+            await socket.send(CameraRequest.answer(next, switching: switching, logger: logger), to: to)
         case .leaveSession(let sessionID):
             guard let room = rooms[sessionID] else { return }
             if room.hasPendingBroadcasts, room.connection != nil {

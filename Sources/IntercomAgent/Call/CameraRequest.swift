@@ -16,6 +16,12 @@ enum CameraRequest {
         }
     }
 
+    /// The camera after the active one, round the list (the device's call button in a call); nil with one camera.
+    static func next(after cameras: (names: [String], active: String)) -> String? {
+        guard cameras.names.count > 1, let index = cameras.names.firstIndex(of: cameras.active) else { return nil }
+        return cameras.names[(index + 1) % cameras.names.count]
+    }
+
     /// The `camera-error` for `error`, its reason cut to `SignalCamera.maxReasonScalars`.
     static func refusal(_ name: String, _ error: CameraSwitchError) -> SignalPayload {
         let reason = error.reason.unicodeScalars
