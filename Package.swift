@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "IntercomBuildInfo", plugins: ["GitRevisionPlugin"]),
         .plugin(name: "GitRevisionPlugin", capability: .buildTool()),
         // Config model, our TOML reader (keeps file:line for every key), validation, overlays, fleets.
-        .target(name: "IntercomConfig", dependencies: ["IntercomPlatform"]),
+        .target(name: "IntercomConfig", dependencies: ["IntercomPlatform", "ParseWire"]),
         // The call state machine and its policies: sans-IO.
         .target(name: "CallCore"),
         // SDP, RTP/RTCP, payloaders, jitter buffer, rate control: sans-IO, no C.

@@ -10,7 +10,8 @@ public enum ButtonEvent: Equatable, Sendable {
     case acceptLongPress
     /// Declines a ringing call, cancels an outgoing one, ends a call in progress.
     case hangupPress
-    /// Calls the configured target when idle, unless it called within `CallPolicy.callButtonCooldown`.
+    /// Calls the configured target when idle, unless it called within `CallPolicy.callButtonCooldown`; in
+    /// a call, films the device's next camera (issue #22 "Switch camera").
     case callPress
     /// Sends the first canned reply (`CallPolicy.replies`, else `CallPolicy.defaultReply`) into the call in
     /// progress; ignored outside a call.

@@ -15,6 +15,8 @@ public enum CallAction: Equatable, Sendable {
     case sendSignal(sessionID: String, to: String?, CallSignal)
     /// Close the room's signaling socket.
     case leaveSession(sessionID: String)
+    /// Film the device's next camera (`[video] sources`, issue #22) and tell `to` which one it films now.
+    case nextCamera(sessionID: String, to: String?)
     /// Start the call's media with `peer` (issued at most once per call); report `mediaUp`/`mediaDown`, or
     /// `mediaFailed` when the media layer knows why it failed.
     case startMedia(sessionID: String, peer: String, MediaPlan)

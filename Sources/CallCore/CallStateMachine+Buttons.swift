@@ -15,6 +15,9 @@ extension CallStateMachine {
         case (.callPress, .idle):
             if let readyAt = callButtonReadyAt, now < readyAt { return }  // cooling down after its last call
             dial(at: now, into: &actions)
+        case (.callPress, .inCall(let context)):
+            guard let sessionID = context.sessionID else { return }
+            actions.append(.nextCamera(sessionID: sessionID, to: context.partner))
         case (.replyPress, .inCall(let context)):
             guard let sessionID = context.sessionID else { return }
             repliesSent += 1

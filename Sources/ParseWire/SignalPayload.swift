@@ -21,6 +21,13 @@ public enum SignalPayload: Sendable, Hashable {
     case text(id: String, text: String)
     /// The recipient got the text message `id` (shown as "delivered").
     case textAck(id: String)
+    /// The caller asks the device to film with its camera `name` (one of those `cameras` advertised).
+    case camera(name: String)
+    /// The device's cameras and the one it sends now: sent when its media is up and after each switch; the
+    /// caller offers "Switch camera" when there is more than one. Limits in `SignalCamera` (issue #22).
+    case cameras(names: [String], active: String)
+    /// A `camera` request the device refused (an unknown name); the call goes on.
+    case cameraError(name: String, reason: String)
 
     public struct IceCandidate: Sendable, Hashable {
         /// The `candidate:…` attribute line.
@@ -51,11 +58,16 @@ public enum SignalPayload: Sendable, Hashable {
         case .media(let audio, let video): return ["type": "media", "audio": .bool(audio), "video": .bool(video)]
         case .text(let id, let text): return ["type": "text", "id": .string(id), "text": .string(text)]
         case .textAck(let id): return ["type": "text-ack", "id": .string(id)]
+        case .camera(let name): return ["type": "camera", "name": .string(name)]
+        case .cameras(let names, let active):
+            return ["type": "cameras", "names": .array(names.map(JSONValue.string)), "active": .string(active)]
+        case .cameraError(let name, let reason):
+            return ["type": "camera-error", "name": .string(name), "reason": .string(reason)]
         }
     }
 
     /// Strict: unknown `type`, a missing or mistyped member, an empty SDP, an unknown bye reason or a text
-    /// outside `SignalText`'s limits throw.
+    /// outside `SignalText`'s limits or a camera name outside `SignalCamera`'s throw.
     public init(json value: JSONValue, path: String = "data") throws(ParseWireError) {
         let fields = try FrameFields(value, path: path)
         switch try fields.string("type") {
@@ -100,6 +112,31 @@ public enum SignalPayload: Sendable, Hashable {
             let id = try fields.string("id")
             try SignalText.checkID(id, path: path + ".id")
             self = .textAck(id: id)
+        case "camera":
+            let name = try fields.string("name")
+            try SignalCamera.checkName(name, path: path + ".name")
+            self = .camera(name: name)
+        case "cameras":
+            var names: [String] = []
+            for (index, item) in try fields.array("names").enumerated() {
+                guard case .string(let name) = item else {
+                    throw .wrongType(path: path + ".names[\(index)]", expected: "string")
+                }
+                names.append(name)
+            }
+            let active = try fields.string("active")
+            try SignalCamera.checkList(names, active: active, path: path)
+            self = .cameras(names: names, active: active)
+        case "camera-error":
+            let name = try fields.string("name")
+            // The refused name is echoed as asked, within the name's length (it may not be a valid name).
+            guard !name.isEmpty, name.unicodeScalars.count <= SignalCamera.maxNameLength,
+                  !name.unicodeScalars.contains(where: SignalText.isControl) else {
+                throw .invalidValue(path: path + ".name", reason: "1…\(SignalCamera.maxNameLength) characters")
+            }
+            let reason = try fields.string("reason")
+            try SignalCamera.checkReason(reason, path: path + ".reason")
+            self = .cameraError(name: name, reason: reason)
         default:
             throw .invalidValue(path: path + ".type", reason: "unknown signal type")
         }

@@ -21,6 +21,13 @@ struct ReplyButtonTests {
             == [.sendSignal(sessionID: "s1", to: "p1", .text(id: "reply-1", text: CallPolicy.defaultReply))])
     }
 
+    /// Issue #22 item 4: in a call the call button films the device's next camera; idle, it still calls.
+    @Test func inACallTheCallButtonSwitchesTheCamera() {
+        var harness = Harness(CallPolicy())
+        harness.run(Script.inCall)
+        #expect(harness.send(.button(.callPress), at: 3) == [.nextCamera(sessionID: "s1", to: "p1")])
+    }
+
     @Test func outsideACallNothingIsSent() {
         var harness = Harness(CallPolicy(replies: ["x"]))
         #expect(harness.send(.button(.replyPress), at: 0).isEmpty)

@@ -150,6 +150,9 @@ public actor CallCoordinator {
             case .up:
                 // The other side shows what the device sends (a device without a microphone: "microphone off").
                 await rooms[sessionID]?.connection?.socket.send(.media(audio: sendsAudio, video: true), to: peer)
+                if let cameras = (mediaFactory as? any CameraSwitching)?.cameras {
+                    await rooms[sessionID]?.connection?.socket.send(.cameras(names: cameras.names, active: cameras.active), to: peer)
+                }
                 await feed(.mediaUp(sessionID: sessionID))
             case .down: await feed(.mediaDown(sessionID: sessionID))
             case .failed(let reason): await feed(.mediaFailed(sessionID: sessionID, reason))
@@ -304,6 +307,11 @@ public actor CallCoordinator {
             let payload = SignalTranslation.payload(signal)
             let recipients = to.map { [$0] } ?? rooms[sessionID]?.broadcast(payload) ?? []
             for peer in recipients { await socket.send(payload, to: peer) }
+        case .nextCamera(let sessionID, let to):
+            let switching = mediaFactory as? any CameraSwitching
+            guard let socket = rooms[sessionID]?.connection?.socket, let switching, let to,
+                  let next = CameraRequest.next(after: switching.cameras) else { return }
+            await socket.send(CameraRequest.answer(next, switching: switching, logger: logger), to: to)
         case .leaveSession(let sessionID):
             guard let room = rooms[sessionID] else { return }
             if room.hasPendingBroadcasts, room.connection != nil {
@@ -417,11 +425,13 @@ public actor CallCoordinator {
                 observer?.messageReceived(received, sessionID: sessionID)
             case .textAck(let id):
                 logger.info("text message \(id) delivered", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
+            case .camera(let name):
+                await socket.send(CameraRequest.answer(name, switching: mediaFactory as? any CameraSwitching, logger: logger), to: from)
             default:
                 break
             }
         case .refused(let code, let message) where code == .rateLimited || code == .badSignal:
-            logger.warning("signaling refused a text: \(message)", metadata: ["session": "\(sessionID)"])
+            logger.warning("signaling refused a signal: \(message)", metadata: ["session": "\(sessionID)"])
         case .refused, .closed:
             break
         }

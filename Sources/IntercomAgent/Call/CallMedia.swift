@@ -45,6 +45,14 @@ extension CallMediaFactory {
     public func callsNeedMedia(_ needed: Bool) {}
 }
 
+/// Media whose camera the caller can switch (issue #22 "Switch camera"): the device advertises `cameras`
+/// when a call's media is up and films the one the caller asks for.
+public protocol CameraSwitching: Sendable {
+    /// The cameras' names (the default first) and the one filmed now.
+    var cameras: (names: [String], active: String) { get }
+    func switchCamera(to name: String) throws(CameraSwitchError)
+}
+
 /// The physical side of a call the coordinator drives: LEDs and the door relay (GPIO when wired).
 public protocol CallIndicators: Sendable {
     func show(_ pattern: LEDPattern) async

@@ -21,7 +21,8 @@ enum SignalTranslation {
             case .candidate: return []
             case .bye(let reason): return [.bye(from: from, reason: byeReason(reason))]
             case .door: return [.doorOpenRequest(from: from)]
-            case .media, .text, .textAck: return []  // shown, logged and answered by the coordinator; no state change
+            case .media, .text, .textAck, .camera, .cameras, .cameraError:
+                return []  // shown, logged and answered by the coordinator; no state change
             }
         case .refused(.rateLimited, _), .refused(.badSignal, _):
             return []  // one signal refused, the room kept (the coordinator logs it)

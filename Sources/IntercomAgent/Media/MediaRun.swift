@@ -37,6 +37,17 @@ final class MediaRun: Sendable {
         if isStopped { thread.stop() }
     }
 
+    /// A camera switch: the run's capture threads, asked to stop and no longer the run's (their replacement
+    /// waits for them to let go of their devices).
+    func releaseCaptureThreads() -> [VideoCaptureThread] {
+        let released = captureThreads.withLock { threads in
+            defer { threads = [] }
+            return threads
+        }
+        for thread in released { thread.stop() }
+        return released
+    }
+
     /// Blocks until every thread of the run has ended. Pipeline threads only: never the cooperative pool.
     func waitUntilFinished() { threads.wait() }
 }

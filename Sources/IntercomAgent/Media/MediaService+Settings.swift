@@ -11,18 +11,27 @@ extension MediaService.Settings {
     public static func from(_ video: VideoSettings, audio: AudioSettings, devicesDirectory: String = "/dev",
                             onCameraFound: @escaping @Sendable (String) -> Void = { _ in }) -> Self {
         let (width, height, fps) = (video.width, video.height, video.fps)
-        let make = videoSource(video, devicesDirectory: devicesDirectory, onCameraFound: onCameraFound)
         var settings = Self(width: width, height: height, fps: fps, bitrateKbps: video.bitrateStartKbps,
-                            minimumBitrateKbps: video.bitrateMinKbps, makeSource: make)
+                            minimumBitrateKbps: video.bitrateMinKbps)
+        settings.cameras = video.cameras.map { camera in
+            MediaService.Camera(name: camera.name, makeSource: videoSource(camera.source, video: video, devicesDirectory: devicesDirectory,
+                                                                           onCameraFound: onCameraFound))
+        }
         (settings.microphone, settings.speaker) = endpoints(audio)
         settings.echoCancellation = EchoCancellationSetup(audio)
         return settings
     }
 
-    /// What opens the camera `[video]` names (called on the capture thread at each run and reopen); also
-    /// what `intercomd camera-test` captures from.
+    /// What opens the (default) camera `[video]` names (called on the capture thread at each run and
+    /// reopen); also what `intercomd camera-test` captures from.
     public static func videoSource(_ video: VideoSettings, devicesDirectory: String = "/dev",
                                    onCameraFound: @escaping @Sendable (String) -> Void = { _ in }) -> @Sendable () -> any VideoSource {
+        videoSource(video.cameras[0].source, video: video, devicesDirectory: devicesDirectory, onCameraFound: onCameraFound)
+    }
+
+    /// What opens `source` at `[video]`'s size, rate and capture format.
+    static func videoSource(_ source: VideoSettings.Source, video: VideoSettings, devicesDirectory: String,
+                            onCameraFound: @escaping @Sendable (String) -> Void) -> @Sendable () -> any VideoSource {
         let (width, height, fps) = (video.width, video.height, video.fps)
         let testPattern: @Sendable () -> any VideoSource = {
             TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
@@ -35,7 +44,7 @@ extension MediaService.Settings {
             V4L2CaptureSource(path: path, width: width, height: height, frameRate: FrameRate(fps), preferredFormats: formats,
                               memory: memory)
         }
-        return switch video.source {
+        return switch source {
         case .device(let path): { camera(path) }
         // Without a camera, `auto` sends the test pattern and looks for one every 2 s, switching to it within
         // the call. Once a camera has worked, `auto` keeps to it: unplugged, it is waited for (its last
@@ -83,9 +92,17 @@ extension MediaService.Settings {
         return (microphone, speaker)
     }
 
-    /// What `from(_:)` films, for the log.
+    /// What `from(_:)` films, for the log (with named cameras: each, the default first).
     public static func describe(_ video: VideoSettings, devicesDirectory: String = "/dev") -> String {
-        switch video.source {
+        guard video.sources.isEmpty else {
+            return "cameras " + video.sources.map { "\($0.name): \(describe($0.source, devicesDirectory: devicesDirectory))" }
+                .joined(separator: ", ")
+        }
+        return describe(video.source, devicesDirectory: devicesDirectory)
+    }
+
+    static func describe(_ source: VideoSettings.Source, devicesDirectory: String) -> String {
+        switch source {
         case .device(let path): "camera \(path)"
         case .auto: firstCamera(in: devicesDirectory).map { "camera \($0)" }
             ?? "test pattern until a camera appears at \(devicesDirectory)/video0"

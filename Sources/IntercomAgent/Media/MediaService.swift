@@ -30,8 +30,14 @@ public final class MediaService: Service, Sendable {
         public var speaker: SpeakerSink = .none
         /// `[audio] echo_cancellation`: nil sends the microphone as captured.
         public var echoCancellation: EchoCancellationSetup?
-        /// Opens the camera (or the test pattern); called on the video thread, again after a device loss.
-        public var makeSource: @Sendable () -> any VideoSource
+        /// The device's cameras (`[video] sources`), the one filmed when media starts first; the caller can
+        /// switch between them in a call (`MediaService.switchCamera`).
+        public var cameras: [Camera]
+        /// Opens the default camera (or the test pattern); called on the video thread, again after a device loss.
+        public var makeSource: @Sendable () -> any VideoSource {
+            get { cameras[0].makeSource }
+            set { cameras[0].makeSource = newValue }
+        }
         /// How long the threads keep running after the last holder let go: a call that follows at once
         /// reuses the run instead of reopening the camera.
         public var idleStopDelay: Duration = .seconds(1)
@@ -43,9 +49,20 @@ public final class MediaService: Service, Sendable {
             self.fps = fps
             self.bitrateKbps = bitrateKbps
             self.minimumBitrateKbps = minimumBitrateKbps
-            self.makeSource = makeSource ?? {
+            cameras = [Camera(name: "camera", makeSource: makeSource ?? {
                 TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime)
-            }
+            })]
+        }
+    }
+
+    /// One named camera: what opens it (on its capture thread, again after a device loss).
+    public struct Camera: Sendable {
+        public var name: String
+        public var makeSource: @Sendable () -> any VideoSource
+
+        public init(name: String, makeSource: @escaping @Sendable () -> any VideoSource) {
+            self.name = name
+            self.makeSource = makeSource
         }
     }
 
@@ -55,10 +72,10 @@ public final class MediaService: Service, Sendable {
     public let speaker: SpeakerPlayout
     /// The speaker's far end in, the microphone's echo out; nil when echo cancellation is off.
     public let echoCanceller: EchoCanceller?
-    private let feedback: SharedEncoderFeedback
+    let feedback: SharedEncoderFeedback
     /// Snapshot requests (issue #19), served from the frames the VP8 thread takes.
     private let snapshots = SnapshotTap()
-    private let demand = Mutex(Demand())
+    let demand = Mutex(Demand())
     private let nextPeer = Atomic<UInt64>(0)
     private let readyReported = Atomic<Bool>(false)
     private let encodedCount = Atomic<Int>(0)
@@ -73,11 +90,15 @@ public final class MediaService: Service, Sendable {
     private let onCameraChange: @Sendable (CameraCondition) -> Void
     /// `onCameraChange(.failed)` was said and the camera has not delivered since.
     private let cameraFailing = Atomic<Bool>(false)
-    private let logger: Logger
+    let logger: Logger
     private let metrics: AgentMetrics?
+    /// Which camera is filmed, and a switch waiting for its first frame.
+    let selection: Mutex<CameraSelection>
+    /// The last switch's request-to-first-frame time.
+    let switchTimes = Mutex<Duration?>(nil)
 
     /// Who needs media now, and the run serving them.
-    private struct Demand {
+    struct Demand {
         var holders: Set<String> = []
         var run: MediaRun?
         /// The latest run, stopped or not: the next one waits for its threads.
@@ -104,6 +125,7 @@ public final class MediaService: Service, Sendable {
         self.logger = logger
         self.onReady = onReady
         self.onCameraChange = onCameraChange
+        selection = Mutex(CameraSelection(names: settings.cameras.map(\.name)))
         echoCanceller = Self.makeEchoCanceller(settings, logger: logger)
         speaker = SpeakerPlayout(sink: settings.speaker, echoCanceller: echoCanceller, metrics: metrics, logger: logger)
         let feedback = SharedEncoderFeedback(EncoderFeedback(minimumKbps: min(settings.minimumBitrateKbps, settings.bitrateKbps),
@@ -161,6 +183,8 @@ public final class MediaService: Service, Sendable {
             logger.info("media on (\(holders.sorted().joined(separator: ",")))", metadata: ["run": "\(run.number)"])
             begin(run, after: previous)
         case .stopLater(let generation):
+            // The next call films the default camera, also when it comes soon enough to share this run.
+            filmDefaultCamera()
             let delay = settings.idleStopDelay
             guard delay > .zero else { return stopIfStillIdle(generation) }
             Task { [weak self] in
@@ -243,7 +267,9 @@ public final class MediaService: Service, Sendable {
 
     /// Starts `run`'s capture, VP8 and Opus threads; each first waits for `previous`'s threads to end.
     private func begin(_ run: MediaRun, after previous: MediaRun?) {
-        startCapture(run, after: previous, makeSource: settings.makeSource, name: "intercom-camera", isCamera: true)
+        let generation = selection.withLock { $0.reset() }
+        startCapture(run, after: previous, makeSource: settings.makeSource, name: "intercom-camera", isCamera: true,
+                     generation: generation)
         threadStarting(run)
         NamedThread.start("intercom-vp8") { [self] in
             previous?.waitUntilFinished()
@@ -266,14 +292,19 @@ public final class MediaService: Service, Sendable {
     /// with backoff while its last picture, dimmed, keeps the calls' video alive twice a second. A camera
     /// that cannot be opened at all (before it ever worked), or fails otherwise, is a logged fault, and the
     /// test pattern takes its place for the rest of the run so calls still have a picture.
-    private func startCapture(_ run: MediaRun, after previous: MediaRun?,
-                              makeSource: @escaping @Sendable () -> any VideoSource, name: String, isCamera: Bool) {
+    /// `generation` is the camera selection's when the thread starts: after a switch its frames are dropped,
+    /// and its end is no fault.
+    func startCapture(_ run: MediaRun, after previous: MediaRun?,
+                      makeSource: @escaping @Sendable () -> any VideoSource, name: String, isCamera: Bool,
+                      generation: UInt64, replacing stopped: [VideoCaptureThread] = []) {
         threadStarting(run)
         let placeholder = ReopeningVideoSource.Placeholder(width: settings.width, height: settings.height)
         let thread = VideoCaptureThread(
             name: name,
             makeSource: { [self] in
                 previous?.waitUntilFinished()
+                // A switch: the cameras it replaces let go of their devices first (about one frame interval).
+                for thread in stopped { _ = thread.join(timeout: .seconds(2)) }
                 // Reopen attempts are a sysfs lookup and an open(2): every 2 s at most, so a replugged camera
                 // is back within about 2 s of the kernel registering it.
                 return ReopeningVideoSource(
@@ -282,6 +313,7 @@ public final class MediaService: Service, Sendable {
             },
             // The closures live as long as the thread, which the run stops: no cycle outlives it.
             deliver: { [self] frame in
+                guard cameraFrameArrived(generation: generation) else { return }
                 capturedCount.add(1, ordering: .relaxed)
                 if !cameraWorked.load(ordering: .relaxed) { cameraWorked.store(true, ordering: .releasing) }
                 if isCamera, cameraFailing.load(ordering: .relaxed), cameraFailing.exchange(false, ordering: .acquiringAndReleasing) {
@@ -291,7 +323,9 @@ public final class MediaService: Service, Sendable {
                 run.frames.put(frame)
             },
             onFinish: { [self] error in
-                if let error, !run.isStopped { cameraFailed(error, in: run) }
+                if let error, !run.isStopped, selection.withLock({ $0.generation }) == generation {
+                    cameraFailed(error, in: run, generation: generation)
+                }
                 threadEnded(run)
             })
         run.adopt(thread)
@@ -314,13 +348,13 @@ public final class MediaService: Service, Sendable {
         }
     }
 
-    private func cameraFailed(_ error: VideoSourceError, in run: MediaRun) {
+    private func cameraFailed(_ error: VideoSourceError, in run: MediaRun, generation: UInt64) {
         logger.error("camera fault; sending the test pattern instead", metadata: ["error": "\(error)"])
         if !cameraFailing.exchange(true, ordering: .acquiringAndReleasing) { onCameraChange(.failed) }
         let (width, height, fps) = (settings.width, settings.height, settings.fps)
         startCapture(run, after: nil,
                      makeSource: { TestPatternSource(width: width, height: height, frameRate: FrameRate(fps), timing: .realtime) },
-                     name: "intercom-pattern", isCamera: false)
+                     name: "intercom-pattern", isCamera: false, generation: generation)
     }
 
     /// The first run's first frame (or its failure) proves the pipeline: READY, and the startup demand ends.

@@ -10,7 +10,7 @@ import WebRTCCore
 /// `CallMediaSession` over our WebRTC stack: one `PeerConnection` per peer, fed from the device's shared
 /// `MediaService`. As the accepting side it offers (SYSTEM.md §3), otherwise it answers the offer
 /// it was handed; candidates trickle both ways through the signaling room.
-public struct WebRTCCallMediaFactory: CallMediaFactory {
+public struct WebRTCCallMediaFactory: CallMediaFactory, CameraSwitching {
     let pipeline: MediaService
     let metrics: AgentMetrics?
     let logger: Logger
@@ -35,6 +35,10 @@ public struct WebRTCCallMediaFactory: CallMediaFactory {
         self.onProgress = onProgress
         self.onEnded = onEnded
     }
+
+    public var cameras: (names: [String], active: String) { (pipeline.cameraNames, pipeline.activeCamera) }
+
+    public func switchCamera(to name: String) throws(CameraSwitchError) { try pipeline.switchCamera(to: name) }
 
     public func makeSession(sessionID: String, peer: String) -> any CallMediaSession {
         WebRTCCallMedia(pipeline: pipeline, metrics: metrics, peer: peer, logger: logger, decodesPeerMedia: decodesPeerMedia,

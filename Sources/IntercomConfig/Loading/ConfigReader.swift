@@ -194,6 +194,26 @@ final class ConfigReader {
         return url
     }
 
+    /// An array of tables (`key = [{…}, {…}]` or `[[section.key]]`), each element read by its own reader
+    /// (paths `key[0]`, `key[1]`, …); a value of another type, or an element that is not a table, is reported.
+    func tableArray(_ key: String) -> [ConfigReader]? {
+        guard let node = node(key) else { return nil }
+        guard case .array(let elements) = node.value else {
+            wrongType(key, expected: "an array of tables", got: node.value)
+            return nil
+        }
+        var readers: [ConfigReader] = []
+        for (index, element) in elements.enumerated() {
+            guard case .table(let nested) = element.value else {
+                reportElement(key, index, "expected a table, got \(element.value.typeName)")
+                return nil
+            }
+            readers.append(ConfigReader(table: nested, path: "\(keyPath(key))[\(index)]", problems: problems,
+                                        location: nested.location ?? element.location))
+        }
+        return readers
+    }
+
     /// A nested table; a value of another type is reported.
     func table(_ key: String) -> ConfigReader? {
         guard let node = node(key) else { return nil }

@@ -20,7 +20,11 @@ public struct VideoSettings: Sendable, Equatable {
         case yuv
     }
 
+    /// The one camera when `sources` is not given (`source`).
     public var source: Source = .auto
+    /// `sources`: named cameras the caller can switch between (issue #22); the first is filmed when media
+    /// starts. Empty when the config names one `source`. See `cameras`.
+    public var sources: [NamedSource] = []
     public var captureFormat: CaptureFormat = .auto
     public var width = 640
     public var height = 480
@@ -43,6 +47,10 @@ public struct VideoSettings: Sendable, Equatable {
                 reader.report("source", "expected \"auto\", \"testpattern\", a device path such as \"/dev/video0\", "
                     + "\"libcamera\", \"libcamera:<camera id>\" or a .y4m file path, got \"\(text)\"")
             }
+        }
+        sources = Self.namedSources(reader)
+        if !sources.isEmpty, reader.contains("source") {
+            reader.report("sources", "give either \"source\" (one camera) or \"sources\" (named cameras), not both")
         }
         if let text = reader.string("capture_format") {
             if let format = CaptureFormat(rawValue: text) {

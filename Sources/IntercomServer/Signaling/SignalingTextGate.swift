@@ -1,11 +1,11 @@
 import ParseWire
 
-/// What the relay checks of a text message and its acknowledgement (issue #22) beyond the role rule: the
-/// payload within `SignalText`'s limits, and from one connection at most `burst` texts at once, refilled at
+/// What the relay checks of a text message and its acknowledgement, and of the camera signals (issue #22)
+/// beyond the role rule: the payload within `SignalText`'s (`SignalCamera`'s) limits, and from one connection at most `burst` texts at once, refilled at
 /// `perSecond`. A refused text is answered (`bad-signal`, `rate-limited`) and never relayed; the connection
 /// and the call go on. Other signal types pass untouched.
 struct SignalingTextGate: Sendable {
-    static let types: Set<String> = ["text", "text-ack"]
+    static let types: Set<String> = ["text", "text-ack", "camera", "cameras", "camera-error"]
     static let burst = 10.0
     static let perSecond = 2.0
 

@@ -6,6 +6,7 @@ import { distanceKm, formatDistance, parseCoordinates } from './geo.js';
 import { Tones } from './tones.js';
 import { VisitsView } from './visits.js';
 import { ChatPanel } from './chat.js';
+import { CameraButtons } from './camera-buttons.js';
 
 const APP_ID = 'intercom';
 const HEARTBEAT_MS = 60000;
@@ -480,10 +481,15 @@ const callUI = {
   onText: (call, text) => { if (call === app.call) chat.received(call.remote.title, text); },
   onTextAck: (call, id) => { if (call === app.call) chat.delivered(id); },
   onTextRefused: (call, message) => { if (call === app.call) chat.refused(message); },
+  onRemoteCameras: (call, cameras) => cameraButtons.remoteCameras(call, cameras),
+  onCameraError: (call, reason) => cameraButtons.refused(call, reason),
 };
 
 /** The call view's chat (chat.js): what it sends goes into the current call. */
 const chat = new ChatPanel(el.chat, (text) => app.call?.sendText(text) ?? null);
+
+/** The call view's "Switch camera" (the device's) and "Flip my camera" (this page's) buttons. */
+const cameraButtons = new CameraButtons({ remote: $('switch-camera'), local: $('flip-camera'), notice: (text) => setStatus(text) });
 
 /** The other side is talking (its received audio level, with hysteresis): a ring around its picture and a
  * line for screen readers. */
@@ -525,6 +531,7 @@ function showCall(call) {
   showRemoteMedia('', null);
   showRemoteTalking('', false);
   chat.reset(call.direction !== 'watch');
+  cameraButtons.reset(call);
   el.mute.textContent = 'Mute';
   el.mute.setAttribute('aria-pressed', 'false');
   el.camera.textContent = 'Camera off';
@@ -571,6 +578,7 @@ function onCallState(call, state, message) {
   el.camera.hidden = !media || !call.hasLocalVideo;
   el.door.hidden = !(state === 'in-call' && call.hasDoor);
   el.invite.hidden = !(state === 'in-call' && call.acceptsViewers);
+  cameraButtons.update(call, state);
   if (state !== 'in-call') el.invitePanel.hidden = true;
   el.chat.form.hidden = watching || terminal || incoming;
   el.hangup.textContent = watching ? 'Stop watching'
@@ -765,6 +773,7 @@ window.intercom = {
   state: () => document.body.dataset.callState,
   userId: () => app.me?.userID ?? null,
   log: () => logLines.slice(),
+  requestCamera: (name) => app.call?.requestCamera(name) ?? false,
 };
 
 function start() {

@@ -3,6 +3,7 @@
 
 import { SignalChannel } from './signal.js';
 import { parseDate } from './parse.js';
+import { nextCamera, parseCameras, switchFacing } from './cameras.js';
 
 export const TERMINAL_STATES = new Set(['busy', 'declined', 'no-answer', 'ended', 'error']);
 const DEFAULT_RING_MS = 60000;
@@ -140,6 +141,9 @@ export class Call {
     this.muted = false;
     this.cameraOff = false;
     this.lastStats = null;
+    this.remoteCameras = null; // {names, active}: the device's cameras, from its `cameras` signal
+    this.facing = 'user'; // this page's camera: 'user' (front) or 'environment' (back)
+    this.offersReceived = 0;
     // performance.now() of call phases, in stats().timings: rowCreated (the ActiveSessions row exists),
     // offerReceived (the device's SDP offer arrived).
     this.timings = {};
@@ -385,6 +389,9 @@ export class Call {
           // The server refused one of our signals (e.g. a viewer's late candidate) and keeps us in the room.
           if (code === 'forbidden') { console.warn(`signal refused: ${message}`); this.log(`signal refused: ${message}`); return; }
           // A refused text (flood, oversize): not relayed, the call goes on.
+          if ((code === 'rate-limited' || code === 'bad-signal') && /camera(s|-error)? refused/.test(String(message))) {
+            this.log(`camera request refused: ${message}`); this.ui.onCameraError?.(this, message); return;
+          }
           if (code === 'rate-limited' || code === 'bad-signal') { this.log(`text refused: ${message}`); this.ui.onTextRefused?.(this, message); return; }
           this.fail(`Call error: ${message}.`);
         },
@@ -494,6 +501,18 @@ export class Call {
       case 'text-ack':
         if (typeof data.id === 'string') this.ui.onTextAck?.(this, data.id);
         break;
+      case 'cameras': {
+        const cameras = parseCameras(data);
+        if (!cameras) { this.log('cameras ignored: names must be 1-8 distinct camera names and active one of them'); break; }
+        this.remoteCameras = cameras;
+        this.log(`the other side films with ${cameras.active} (cameras: ${cameras.names.join(', ')})`);
+        this.ui.onRemoteCameras?.(this, cameras);
+        break;
+      }
+      case 'camera-error':
+        this.log(`camera switch refused: ${data.reason}`);
+        this.ui.onCameraError?.(this, String(data.reason || 'the camera switch was refused'));
+        break;
       default:
         this.log(`unknown signal ${data.type}`);
     }
@@ -508,7 +527,28 @@ export class Call {
     return this.sendRemote({ type: 'text', id, text }) ? id : null;
   }
 
+  /** Asks the device to film with its camera `name` (`{"type":"camera"}`); the device answers `cameras`, or
+   * `camera-error` for a name it does not have. */
+  requestCamera(name) {
+    if (this.finished || this.direction === 'watch' || !this.signal) return false;
+    this.log(`asking for camera ${name}`);
+    return this.sendRemote({ type: 'camera', name });
+  }
+
+  /** The device's next camera (its "Switch camera" button). */
+  switchRemoteCamera() {
+    return this.remoteCameras ? this.requestCamera(nextCamera(this.remoteCameras)) : false;
+  }
+
+  /** This page's own camera, front ↔ back, on the same sender (no renegotiation). */
+  async switchOwnCamera() {
+    if (!this.localStream || !this.hasLocalVideo) return;
+    this.facing = await switchFacing(this.pc, this.localStream, this.facing);
+    this.ui.onLocalStream(this.localStream);
+  }
+
   async handleOffer(sdp) {
+    this.offersReceived += 1;
     if (this.pc) { this.log('second offer ignored'); return; }
     this.timings.offerReceived = performance.now();
     this.clearTimer('ring');
@@ -699,15 +739,22 @@ export class Call {
       videoPacketsReceived: 0, audioPacketsReceived: 0, audioPacketsLost: 0, videoPacketsLost: 0,
       nackCount: 0, pliCount: 0, freezeCount: 0, totalFreezesDuration: 0, concealedSamples: 0, totalSamplesReceived: 0,
       framesEncoded: 0, videoPacketsSent: 0, audioPacketsSent: 0, bytesReceived: 0, bytesSent: 0,
-      roundTripTime: null, audioLevel: null, timings: { ...this.timings },
+      roundTripTime: null, audioLevel: null, timings: { ...this.timings }, offersReceived: this.offersReceived,
+      videoSSRC: null,
     };
     if (!pc) return out;
+    // Which camera this page sends (Flip my camera): its device, and whether the video sender carries it.
+    const localTrack = this.localStream?.getVideoTracks()[0] || null;
+    out.localCamera = localTrack ? localTrack.getSettings().deviceId || null : null;
+    out.sendsLocalCamera = !!localTrack && pc.getSenders().some((s) => s.track === localTrack);
+    out.signalingState = pc.signalingState;
     const report = await pc.getStats();
     report.forEach((s) => {
       const kind = s.kind || s.mediaType;
       if (s.type === 'inbound-rtp') {
         out.bytesReceived += s.bytesReceived || 0;
         if (kind === 'video') {
+          out.videoSSRC = s.ssrc ?? out.videoSSRC;
           out.framesDecoded += s.framesDecoded || 0;
           out.framesReceived += s.framesReceived || 0;
           out.framesDropped += s.framesDropped || 0;

@@ -41,7 +41,7 @@ struct CameraTestCommand: ParsableCommand {
 
     func run() throws {
         var video = try configuredVideo()
-        if let source { video.source = VideoSettings.source(source)! }
+        if let source { (video.source, video.sources) = (VideoSettings.source(source)!, []) }
         if let width { video.width = width }
         if let height { video.height = height }
         if let fps { video.fps = fps }

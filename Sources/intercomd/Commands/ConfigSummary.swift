@@ -9,7 +9,7 @@ enum ConfigSummary {
             "backend \(configuration.backend.serverURL.absoluteString) as " + login(configuration.backend.login)
                 + (configuration.backend.caFile.map { ", trusting the CAs in \($0)" } ?? ""),
             "answers \(answer(configuration.call)); rings \(configuration.call.ringTimeout) at most",
-            "video \(source(configuration.video.source)) \(configuration.video.width)x\(configuration.video.height)"
+            "video \(cameras(configuration.video)) \(configuration.video.width)x\(configuration.video.height)"
                 + "@\(configuration.video.fps) fps, \(configuration.video.bitrateMinKbps)-\(configuration.video.bitrateMaxKbps) kbps",
             configuration.audio.enabled
                 ? "audio capture \"\(configuration.audio.capture)\", playback \"\(configuration.audio.playback)\" at \(configuration.audio.sampleRate) Hz"
@@ -31,6 +31,12 @@ enum ConfigSummary {
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
         lines.append("state in \(configuration.state.directory)")
         return lines
+    }
+
+    /// The one camera, or the named ones the caller can switch between (the default first).
+    private static func cameras(_ video: VideoSettings) -> String {
+        guard !video.sources.isEmpty else { return source(video.source) }
+        return "cameras " + video.sources.map { "\($0.name) = \(source($0.source))" }.joined(separator: ", ")
     }
 
     /// `[call] replies` and who sends them (the reply button, issue #22).
