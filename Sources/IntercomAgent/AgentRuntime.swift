@@ -102,6 +102,7 @@ public struct AgentRuntime: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: notify), .init(service: media), .init(service: presence), .init(service: intake),
             .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
+            .init(service: AddressChangeService(coordinator: coordinator, logger: logger)),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
         // `[whep]`: view-only players (go2rtc, Home Assistant) on their own port, counted against call.max_viewers;

@@ -32,6 +32,8 @@ public actor SignalingConnection {
     private var finished = false
     private var runner: Task<Void, Never>?
     private var sawJoined = false
+    /// `reconnectNow` asked for a new socket: no backoff before it.
+    private var reconnectAtOnce = false
 
     /// `trust`: the CAs a `wss://` server's certificate is checked against.
     public init(url: String, token: String, name: String?, trust: BackendTrust = BackendTrust(), logger: Logger) {
@@ -65,11 +67,25 @@ public actor SignalingConnection {
         }
     }
 
+    /// Drops the current socket and joins again at once with the same token (the server replaces our entry):
+    /// the host's addresses changed, so the socket may be bound to one that is gone and would only be noticed
+    /// dead after the ping timeout. `joined` follows on the new socket; what is sent meanwhile is dropped.
+    public func reconnectNow() {
+        guard !finished, let outbox else { return }
+        reconnectAtOnce = true
+        outbox.finish()
+    }
+
     private func run() async {
         var attempt = 0
         while !finished, !Task.isCancelled {
             let joined = await connectOnce()
             if finished || Task.isCancelled { break }
+            if reconnectAtOnce {
+                reconnectAtOnce = false
+                attempt = 0
+                continue
+            }
             attempt = joined ? 1 : attempt + 1
             guard attempt <= Self.maxReconnects else {
                 logger.warning("signaling: giving up after \(Self.maxReconnects) reconnects", metadata: ["url": "\(url)"])

@@ -27,6 +27,10 @@ the page opened at its public address) and `relay` (Debian's coturn: STUN, and T
      certificate for backend.intercom.test from a throwaway CA; the agent trusts it with `[backend] ca_file`
      (REST, wss:// LiveQuery and signaling); Chromium in the caller namespace opens the page as a real secure
      context (no insecure-origin exception), gets its fake microphone, and the device receives its audio.
+  g. the device's address changes mid-call (both NATs endpoint-independent, STUN): 192.168.1.2 is replaced by
+     192.168.1.5 on its interface; the agent sees it through rtnetlink, restarts ICE (a new gathering and a
+     re-offer the page answers on the same connection), and the page decodes video again within
+     READDRESS_RESUME_SECONDS of the change, without a new call.
 
 Each call prints its selected pair, the time from the click to the first decoded frame and the frames
 decoded over MEASURE_SECONDS. A missing tool is a failure, never a skip. Needs root, ip, nft, turnserver,
@@ -79,6 +83,9 @@ MIN_FPS = 10.0
 IMPAIRED_SECONDS = int(os.environ.get("NETWORKS_IMPAIRED_SECONDS", "60"))
 IMPAIRED_MIN_FPS = 25.0
 IMPAIRMENT = {"delay_ms": 75, "jitter_ms": 15, "loss_percent": 2, "burst": 4}
+# Scenario g: the issue's bound; a restart here takes ~0.5 s (250 ms settle, gathering with STUN, one RTT).
+READDRESS_RESUME_SECONDS = 3.0
+NEW_DEVICE_ADDRESS = "192.168.1.5"
 
 
 class Networks:
@@ -260,6 +267,8 @@ class Networks:
             return False
         if expect == "impaired":
             ok &= self.impaired_period(label, b)
+        if expect == "readdress":
+            ok &= self.readdress(label, b, agent, since)
         first = b.promise("window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))")
         time.sleep(MEASURE_SECONDS)
         last = b.promise("window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))")
@@ -363,6 +372,36 @@ class Networks:
                          all(v > 0 for v in dropped.values()), wire)
         return ok
 
+    def readdress(self, label, b, agent, since):
+        """Scenario g: replaces the device's address mid-call; video must resume within READDRESS_RESUME_SECONDS."""
+        t = self.topology
+        old = t.address("device")
+        t.run("device", "sysctl", "-qw", "net.ipv4.conf.all.promote_secondaries=1", "net.ipv4.conf.eth0.promote_secondaries=1")
+        frames_at = lambda: (b.stats() or {}).get("framesDecoded", 0)  # noqa: E731
+        time.sleep(2)  # steady video first, so a stall and its end are plain
+        before = frames_at()
+        changed = time.monotonic()
+        t.run("device", "ip", "addr", "add", f"{NEW_DEVICE_ADDRESS}/24", "dev", "eth0")
+        t.run("device", "ip", "addr", "del", f"{old}/24", "dev", "eth0")
+        t.run("device", "ip", "route", "replace", "default", "via", "192.168.1.1", "dev", "eth0")
+        time.sleep(0.3)
+        stalled = frames_at()
+        resumed = wait_for(lambda: frames_at() >= stalled + 5, READDRESS_RESUME_SECONDS + 7, 0.05)
+        took = time.monotonic() - changed
+        restart = agent.find(r"ICE restart: addresses changed \(([^)]*)\)", since)
+        paths = agent.find_all(r"media path: (\S+) (\S+) ↔ (\S+) (\S+)", since)
+        ok = self.check(f"[{label}] the device notices its new address and restarts ICE (a re-offer)",
+                        restart and NEW_DEVICE_ADDRESS in restart.group(1),
+                        restart.group(0) if restart else " | ".join(agent.stderr(since)[-4:]))
+        ok &= self.check(f"[{label}] after {old} → {NEW_DEVICE_ADDRESS} the page decodes video again within "
+                         f"{READDRESS_RESUME_SECONDS:.0f} s, in the same call",
+                         resumed and took <= READDRESS_RESUME_SECONDS and b.state() == "in-call"
+                         and (b.stats() or {}).get("offersReceived", 2) >= 2,
+                         f"frames {before} at the change, {stalled} 0.3 s later, resumed after {took:.2f} s; page "
+                         f"{b.state()}, offers received {(b.stats() or {}).get('offersReceived')}; last media path "
+                         f"{paths[-1].group(0) if paths else '-'}")
+        return ok
+
     def stop(self, *processes):
         for p in processes:
             if p:
@@ -437,7 +476,7 @@ class Networks:
         self.workdir = tempfile.mkdtemp(prefix="intercom-networks-")
         started = time.monotonic()
         try:
-            only = os.environ.get("NETWORKS_ONLY", "abcdef")  # e.g. NETWORKS_ONLY=b to run one scenario
+            only = os.environ.get("NETWORKS_ONLY", "abcdefg")  # e.g. NETWORKS_ONLY=b to run one scenario
             if "a" in only:
                 self.scenario("a: both NATs endpoint-independent, STUN", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True}, "direct")])
@@ -456,6 +495,9 @@ class Networks:
             if "f" in only:
                 self.scenario("f: HTTPS across NATs", "ipv4", {"device": "eim", "caller": "eim"},
                               [({"stun": True, "https": True}, "https")])
+            if "g" in only:
+                self.scenario("g: the device's address changes mid-call", "ipv4", {"device": "eim", "caller": "eim"},
+                              [({"stun": True}, "readdress")])
         finally:
             log(f"  stage took {time.monotonic() - started:.0f} s")
             keep_or_remove(self.workdir, "NETWORKS_KEEP", self.checks.failed)

@@ -20,6 +20,7 @@ public actor CallCoordinator {
         case mediaStopped(sessionID: String)
         case outgoing(request: UInt64, OutgoingCallPlacer.Result)
         case leaveDeadline(sessionID: String)
+        case addressesChanged(reason: String)
         case shutdown
     }
 
@@ -89,6 +90,9 @@ public actor CallCoordinator {
     public func incoming(_ row: ActiveSessionRow) async { await submit(.row(row)) }
 
     public func button(_ event: ButtonEvent) async { await submit(.machine(.button(event))) }
+
+    /// The host's addresses changed (`AddressChangeService`): every media session restarts its transport.
+    public func addressesChanged(_ reason: String) async { await submit(.addressesChanged(reason: reason)) }
 
     /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
     public func deviceFault(_ device: String) async { await submit(.machine(.deviceFault(device: device))) }
@@ -173,6 +177,19 @@ public actor CallCoordinator {
             await feed(.outgoingCallFailed(request: request, reason: reason))
         case .leaveDeadline(let sessionID):
             if rooms[sessionID]?.leaveWhenFlushed == true { await leave(sessionID) }
+        case .addressesChanged(let reason):
+            // Each room's socket may be bound to the address that went away: rejoin first, then restart the
+            // media transports once joined (`roomEvent`), so the re-offers travel on a live socket.
+            for (sessionID, room) in rooms where !room.media.isEmpty {
+                logger.notice("addresses changed (\(reason)): rejoining the room, then restarting ICE on \(room.media.count) media session(s)",
+                              metadata: ["session": "\(sessionID)"])
+                if let socket = room.connection?.socket {
+                    rooms[sessionID]?.transportRestartOnJoin = reason
+                    await socket.reconnectNow()
+                } else {
+                    restartTransports(in: sessionID, reason: reason)
+                }
+            }
         case .shutdown:
             await feed(.shuttingDown)  // the call's outcome and visit first; then sockets and media close
             await closeEverything()
@@ -405,6 +422,10 @@ public actor CallCoordinator {
             if !iceServers.isEmpty { rooms[sessionID]?.route.iceServers = iceServers }
             rooms[sessionID]?.named(present)
             await flush(sessionID, arrivals: present.map(\.peerId), via: socket)
+            if let reason = rooms[sessionID]?.transportRestartOnJoin {
+                rooms[sessionID]?.transportRestartOnJoin = nil
+                restartTransports(in: sessionID, reason: reason)
+            }
         case .peerJoined(let peer):
             rooms[sessionID]?.named([peer])
             await flush(sessionID, arrivals: [peer.peerId], via: socket)
@@ -437,6 +458,13 @@ public actor CallCoordinator {
         }
         guard rooms[sessionID] != nil else { return }  // the flush may have left the room
         for signal in SignalTranslation.remoteSignals(event) { await feed(.signal(sessionID: sessionID, signal)) }
+    }
+
+    /// Every media session of the room restarts its transport (ICE restart), each in the background.
+    private func restartTransports(in sessionID: String, reason: String) {
+        for media in rooms[sessionID]?.media.values ?? [:].values {
+            Task { await media.session.restartTransport(reason: reason) }
+        }
     }
 
     /// Sends what waited for someone to be in the room; leaves if that was all the room was kept for.

@@ -16,10 +16,14 @@ public protocol CallMediaSession: Sendable {
     /// How long the peer spoke so far, from the levels its audio packets carried (RFC 6464); nil when they
     /// carried none. Read after `stop()` for the visitor log.
     var peerSpokeSeconds: Double? { get }
+    /// The host's addresses changed: gather again and re-negotiate the transport (an ICE restart) so the call
+    /// survives; the media and its encoders carry on. A no-op where there is no transport to restart.
+    func restartTransport(reason: String) async
 }
 
 extension CallMediaSession {
     public var peerSpokeSeconds: Double? { nil }
+    public func restartTransport(reason: String) async {}
 }
 
 /// What a media session reports about its connection.

@@ -35,6 +35,9 @@ struct CallRoom {
     private var pendingBroadcasts: [SignalPayload] = []
     /// Leave as soon as the pending broadcasts went out (a refusal waiting for the caller to arrive).
     var leaveWhenFlushed = false
+    /// The host's addresses changed: the socket is rejoining, and once it has joined, every media session
+    /// restarts its transport (its re-offer needs the socket). The reason, for the log.
+    var transportRestartOnJoin: String?
 
     init(route: Route) {
         self.route = route

@@ -94,6 +94,8 @@ final class WebRTCCallMedia: CallMediaSession {
     private let onEnded: @Sendable (CallMediaReport) -> Void
 
     private let certificates: DTLSCertificateCache
+    /// Where our signals go (the room's socket), kept from `start` for a re-offer or a re-answer.
+    private let signalOut = Mutex<(@Sendable (SignalPayload) async -> Void)?>(nil)
 
     init(pipeline: MediaService, metrics: AgentMetrics?, peer: String, logger: Logger, decodesPeerMedia: Bool,
          certificates: DTLSCertificateCache, onProgress: (@Sendable (CallMediaProgress) -> Void)?, onEnded: @escaping @Sendable (CallMediaReport) -> Void) {
@@ -128,6 +130,7 @@ final class WebRTCCallMedia: CallMediaSession {
         let role: NegotiationRole = plan.negotiation == .sendOffer ? .offerer : .answerer
         let peer = try await PeerConnection(role: role, certificate: try certificates.certificate(), configuration: configuration)
         connection.withLock { $0 = peer }
+        signalOut.withLock { $0 = signal }
         watch(peer, plan: plan, signal: signal, state: state)
         switch role {
         case .offerer:
@@ -139,12 +142,32 @@ final class WebRTCCallMedia: CallMediaSession {
             await signal(.answer(sdp: try await peer.acceptOffer(sdp)))
         }
         try await peer.startGathering()
-        for payload in pending { await apply(payload, to: peer, role: role) }
+        for payload in pending {
+            if case .offer = payload { continue }  // answered above
+            await apply(payload, to: peer, role: role)
+        }
     }
 
     func remote(_ payload: SignalPayload) async {
         guard let peer = connection.withLock({ $0 }) else { return }  // stopped
         await apply(payload, to: peer, role: peer.role)
+    }
+
+    /// An ICE restart with a new gathering (issue #20). As the offerer we re-offer; as the answerer we cannot
+    /// (the peer restarts, e.g. a browser whose ICE failed), so it is only logged.
+    func restartTransport(reason: String) async {
+        guard let peer = connection.withLock({ $0 }), let signal = signalOut.withLock({ $0 }) else { return }
+        guard peer.role == .offerer else {
+            logger.notice("addresses changed (\(reason)); as the answering side the device waits for the peer to restart ICE")
+            return
+        }
+        do {
+            let offer = try await peer.restartICE()
+            logger.notice("ICE restart: addresses changed (\(reason)); gathering again and re-offering")
+            await signal(.offer(sdp: offer))
+        } catch {
+            logger.warning("ICE restart failed", metadata: ["error": "\(error)"])
+        }
     }
 
     var peerSpokeSeconds: Double? {
@@ -194,6 +217,10 @@ final class WebRTCCallMedia: CallMediaSession {
         do {
             switch payload {
             case .answer(let sdp) where role == .offerer: try await peer.acceptAnswer(sdp)
+            case .offer(let sdp) where role == .answerer:
+                // The peer restarts ICE in the running session (its re-offer); the first offer came with `start`.
+                let answer = try await peer.acceptOffer(sdp)
+                await signalOut.withLock({ $0 })?(.answer(sdp: answer))
             case .candidate(let candidate): try await peer.addRemoteCandidate(candidate?.candidate)
             default: break
             }

@@ -547,9 +547,25 @@ export class Call {
     this.ui.onLocalStream(this.localStream);
   }
 
+  /** A re-offer in the running call: the device restarts ICE because its addresses changed (new ICE
+   * credentials, the same DTLS session and tracks); answered on the same RTCPeerConnection. */
+  async renegotiate(sdp) {
+    if (this.finished) return;
+    try {
+      await this.pc.setRemoteDescription({ type: 'offer', sdp });
+      const answer = await this.pc.createAnswer();
+      await this.pc.setLocalDescription(answer);
+      this.sendRemote({ type: 'answer', sdp: this.pc.localDescription.sdp });
+      this.flushCandidates();
+      this.log('the other side restarted the connection (ICE restart): answered');
+    } catch (e) {
+      this.log(`re-offer not usable: ${e.message}`);
+    }
+  }
+
   async handleOffer(sdp) {
     this.offersReceived += 1;
-    if (this.pc) { this.log('second offer ignored'); return; }
+    if (this.pc) { this.renegotiate(sdp); return; }
     this.timings.offerReceived = performance.now();
     this.clearTimer('ring');
     this.clearTimer('offer');
