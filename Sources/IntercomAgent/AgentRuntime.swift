@@ -86,11 +86,16 @@ public struct AgentRuntime: Sendable {
                                 onJPEG: onJPEG)
         // One media factory for the calls' peers and the WHEP players: the same sessions on the same encoder.
         let mediaFactory = WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger)
+        // `[audio] speak_messages`: received texts said on the speaker (espeak-ng), mixed into the call's audio.
+        let messageSpeaker = configuration.audio.speaksMessages
+            ? MessageSpeaker(speaker: media.speaker, voice: configuration.audio.speakVoice, limit: ReceivedText.logLimit,
+                             metrics: metrics, logger: logger)
+            : nil
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: mediaFactory,
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
             allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt,
-            sendsAudio: configuration.audio.enabled, logger: logger)
+            sendsAudio: configuration.audio.enabled, messageSpeaker: messageSpeaker, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger
