@@ -58,7 +58,8 @@ public struct AgentRuntime: Sendable {
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
         let (microphone, speaker) = MediaService.Settings.endpoints(configuration.audio)
-        logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)")
+        let spoken = configuration.audio.speaksMessages ? ", messages spoken (voice \(configuration.audio.speakVoice))" : ""
+        logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)\(spoken)")
         let metrics = AgentMetrics()
         let cameraFound: @Sendable (String) -> Void = { [logger] path in
             logger.notice("camera found at \(path); sending its frames instead of the test pattern")
@@ -91,6 +92,7 @@ public struct AgentRuntime: Sendable {
             ? MessageSpeaker(speaker: media.speaker, voice: configuration.audio.speakVoice, limit: ReceivedText.logLimit,
                              metrics: metrics, logger: logger)
             : nil
+        messageSpeaker?.prepare()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: mediaFactory,
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,

@@ -64,6 +64,7 @@ struct SpokenMessageTests {
                                      logger: Self.logger)
         let metrics = AgentMetrics()
         let messageSpeaker = MessageSpeaker(speaker: speaker, metrics: metrics, logger: Self.logger)
+        messageSpeaker.prepare()
         try await RunningServer.with { server in
             let media = SpeakerHoldingMedia(speaker: speaker)
             var call = try await CallCoordinatorTests.placeCall(server, policy: CallPolicy(answerMode: .auto), media: media,

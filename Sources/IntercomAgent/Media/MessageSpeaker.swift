@@ -37,6 +37,14 @@ public final class MessageSpeaker: Sendable {
     /// Messages mixed into the speaker so far (for tests).
     public var spokenCount: Int { spoken.load(ordering: .relaxed) }
 
+    /// Starts espeak-ng and loads the voice now, in the background, so a missing espeak-ng-data or an unknown
+    /// voice is logged when the agent starts rather than at the first message, which then comes out sooner.
+    public func prepare() {
+        synthesizer.synthesize("", voice: voice, limit: limit) { [self] result in
+            if case .failure(let error) = result { failed(error, id: nil) }
+        }
+    }
+
     /// Queues message `id`'s `text` to be spoken; returns at once.
     public func speak(_ text: String, id: String) {
         guard waiting.add(1, ordering: .relaxed).newValue <= maximumWaiting else {
@@ -72,13 +80,13 @@ public final class MessageSpeaker: Sendable {
         }
     }
 
-    private func failed(_ error: SpeechError, id: String) {
-        metrics?.messageNotSpoken(reason: "failed")
+    private func failed(_ error: SpeechError, id: String?) {
+        if id != nil { metrics?.messageNotSpoken(reason: "failed") }
         if !failureLogged.exchange(true, ordering: .relaxed) {
             logger.error("messages cannot be spoken (espeak-ng: is espeak-ng-data installed, and voice \"\(voice)\" in it?)",
                          metadata: ["error": "\(error)"])
         } else {
-            logger.debug("message \(id) not spoken", metadata: ["error": "\(error)"])
+            logger.debug("message \(id ?? "(warm-up)") not spoken", metadata: ["error": "\(error)"])
         }
     }
 }
