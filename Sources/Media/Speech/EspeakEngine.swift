@@ -15,7 +15,7 @@ final class EspeakEngine {
         var context: espeak_ng_ERROR_CONTEXT?
         let status = espeak_ng_Initialize(&context)
         espeak_ng_ClearErrorContext(&context)
-        try SpeechError.check("espeak_ng_Initialize(data \(dataPath ?? "in the library's default place"))", status)
+        try SpeechError.check("espeak_ng_Initialize(data at \(dataPath ?? "$ESPEAK_DATA_PATH or the library's default"))", status)
         try SpeechError.check("espeak_ng_InitializeOutput", espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, nil))
         espeak_SetSynthCallback(collectSamples)
         sampleRate = Int(espeak_ng_GetSampleRate())
