@@ -49,6 +49,9 @@ let package = Package(
         debianLibrary("CNice", pkgConfig: "nice", apt: "libnice-dev"),
         debianLibrary("CSRTP", pkgConfig: "libsrtp2", apt: "libsrtp2-dev"),
         debianLibrary("COpenSSL", pkgConfig: "openssl", apt: "libssl-dev"),
+        // Text to speech for received messages (`[audio] speak_messages`); its callback needs no shim (the
+        // collecting buffer travels in the events' user_data).
+        debianLibrary("CEspeakNG", pkgConfig: "espeak-ng", apt: "libespeak-ng-dev"),
         // A C++ API: only its pkg-config flags, for the C shim below.
         debianLibrary("CWebRTCAPM", pkgConfig: "webrtc-audio-processing", apt: "libwebrtc-audio-processing-dev"),
         // Raspberry Pi camera modules (and vimc in the harness): a C++ API, flags only, like CWebRTCAPM.
@@ -104,12 +107,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Capture, encoding, playback, echo cancellation: V4L2, libvpx, ALSA, libopus, webrtc-audio-processing.
+        // Capture, encoding, playback, echo cancellation, speech: V4L2, libvpx, ALSA, libopus,
+        // webrtc-audio-processing, espeak-ng.
         .target(
             name: "Media",
             dependencies: [
                 "IntercomPlatform", "CV4L2", "CV4L2Shims", "CALSA", "CALSAShims", "CVPX", "CVPXShims", "COpus", "COpusShims",
-                "CTurboJPEG", "CWebRTCAudioProcessing", "CLibcameraCapture",
+                "CTurboJPEG", "CWebRTCAudioProcessing", "CLibcameraCapture", "CEspeakNG",
             ]
         ),
         // WebRTC transport: libnice ICE, OpenSSL DTLS, libsrtp2 SRTP, our SDP/RTP/RTCP.

@@ -200,14 +200,14 @@ stage_unit() {
     local swift_status swift_tests audio_tests xctests
     swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip V4L2UVCGadgetTests --skip ALSALoopbackTests \
         --skip LibcameraVimcTests \
-        --skip DeviceAudioTests --skip ICEAgentHeapTests --skip PeerConnectionHeapTests \
+        --skip DeviceAudioTests --skip SpokenMessageTests --skip ICEAgentHeapTests --skip PeerConnectionHeapTests \
         > "$logs/swift-test.log" 2>&1
     swift_status=$?
-    # The agent's real-alsa-lib audio tests (file and null PCMs, real-time paced threads) run on their own:
+    # The agent's real-alsa-lib audio tests (DeviceAudioTests, SpokenMessageTests: file and null PCMs, real-time paced threads) run on their own:
     # next to 750 parallel tests on 2 cores they starve, and alsa-lib's global configuration is shared with the
     # Media tests that enumerate and open PCMs at the same time.
     # The ICE agent and PeerConnection heap tests measure the whole process's malloc heap, so they also run alone.
-    swift test --skip-build --no-parallel --filter "DeviceAudioTests|ICEAgentHeapTests|PeerConnectionHeapTests" > "$logs/swift-test-audio.log" 2>&1 || swift_status=1
+    swift test --skip-build --no-parallel --filter "DeviceAudioTests|SpokenMessageTests|ICEAgentHeapTests|PeerConnectionHeapTests" > "$logs/swift-test-audio.log" 2>&1 || swift_status=1
     grep -hE "✘|error:" "$logs/swift-test.log" "$logs/swift-test-audio.log" | head -n 40
     grep -hE "Test run with|Executed [0-9]+ tests" "$logs/swift-test.log" "$logs/swift-test-audio.log" | sort -u | tail -n 4
     if [ "$swift_status" -ne 0 ]; then failed_stage "swift test" "$logs/swift-test.log"; failed_logs+=("$logs/swift-test-audio.log"); fi

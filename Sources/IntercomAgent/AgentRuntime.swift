@@ -58,7 +58,8 @@ public struct AgentRuntime: Sendable {
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
         let (microphone, speaker) = MediaService.Settings.endpoints(configuration.audio)
-        logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)")
+        let spoken = configuration.audio.speaksMessages ? ", messages spoken (voice \(configuration.audio.speakVoice))" : ""
+        logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)\(spoken)")
         let metrics = AgentMetrics()
         let cameraFound: @Sendable (String) -> Void = { [logger] path in
             logger.notice("camera found at \(path); sending its frames instead of the test pattern")
@@ -86,11 +87,17 @@ public struct AgentRuntime: Sendable {
                                 onJPEG: onJPEG)
         // One media factory for the calls' peers and the WHEP players: the same sessions on the same encoder.
         let mediaFactory = WebRTCCallMediaFactory(pipeline: media, metrics: metrics, logger: logger)
+        // `[audio] speak_messages`: received texts said on the speaker (espeak-ng), mixed into the call's audio.
+        let messageSpeaker = configuration.audio.speaksMessages
+            ? MessageSpeaker(speaker: media.speaker, voice: configuration.audio.speakVoice, limit: ReceivedText.logLimit,
+                             metrics: metrics, logger: logger)
+            : nil
+        messageSpeaker?.prepare()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: mediaFactory,
             indicators: indicators, status: status, deviceTitle: configuration.identity.title,
             allowedSignalHosts: backend.allowedSignalHosts, metrics: metrics, visits: visits, observer: mqtt,
-            sendsAudio: configuration.audio.enabled, logger: logger)
+            sendsAudio: configuration.audio.enabled, messageSpeaker: messageSpeaker, logger: logger)
         let calls = CallService(coordinator: coordinator, calls: intake.calls)
         let notify = SystemdNotifyService(
             notifier: SystemdNotifier(environment: environment), readiness: readiness, logger: logger

@@ -114,7 +114,8 @@ import Testing
 
     /// `visits` makes the device's visitor log on its session (issue #19), nil for none.
     static func placeCall(_ server: RunningServer, policy: CallPolicy, media: any CallMediaFactory,
-                          metrics: AgentMetrics? = nil, visits: ((BackendSession) -> VisitorLog)? = nil)
+                          metrics: AgentMetrics? = nil, visits: ((BackendSession) -> VisitorLog)? = nil,
+                          messageSpeaker: MessageSpeaker? = nil)
         async throws -> PlacedCall
     {
         let device = try AgentBackendTests.Device()
@@ -122,7 +123,8 @@ import Testing
         let deviceID = try await session.ensureLoggedIn()
         let coordinator = CallCoordinator(
             policy: policy, session: session, mediaFactory: media, status: device.status,
-            deviceTitle: "Gate 3", metrics: metrics, visits: visits?(session), logger: RunningServer.logger)
+            deviceTitle: "Gate 3", metrics: metrics, visits: visits?(session), messageSpeaker: messageSpeaker,
+            logger: RunningServer.logger)
         await coordinator.begin()
         let (callerClient, caller) = try await server.anonymousClient()
         let row = NewCallRow(callerID: caller.objectId, callerTitle: "Visitor", receiverID: deviceID)

@@ -37,6 +37,8 @@ public actor CallCoordinator {
     private let metrics: AgentMetrics?
     private let visits: VisitorLog?
     private let observer: (any CallObserver)?
+    /// Says received texts on the speaker (`[audio] speak_messages`); nil when off.
+    private let messageSpeaker: MessageSpeaker?
     private let logger: Logger
     /// The call in progress as the visitor log knows it: its ticket and what identifies its summary.
     private var visit: (ticket: UInt64, direction: CallDirection, remoteID: String, sessionID: String?)?
@@ -62,8 +64,10 @@ public actor CallCoordinator {
     public init(policy: CallPolicy, session: BackendSession, mediaFactory: any CallMediaFactory,
                 indicators: any CallIndicators = NoIndicators(), status: AgentStatusBoard?, deviceTitle: String,
                 allowedSignalHosts: Set<String>? = nil, metrics: AgentMetrics? = nil, visits: VisitorLog? = nil,
-                observer: (any CallObserver)? = nil, sendsAudio: Bool = true, logger: Logger) {
+                observer: (any CallObserver)? = nil, sendsAudio: Bool = true, messageSpeaker: MessageSpeaker? = nil,
+                logger: Logger) {
         self.visits = visits
+        self.messageSpeaker = messageSpeaker
         self.sendsAudio = sendsAudio
         self.observer = observer
         machine = CallStateMachine(policy: policy)
@@ -442,6 +446,7 @@ public actor CallCoordinator {
                 let received = ReceivedText(id: id, text: text, senderName: rooms[sessionID]?.names[from])
                 logger.info("\(received.logLine)", metadata: ["session": "\(sessionID)", "peer": "\(from)"])
                 metrics?.messageReceived()
+                messageSpeaker?.speak(received.text, id: id)
                 await socket.send(received.acknowledgement, to: from)
                 observer?.messageReceived(received, sessionID: sessionID)
             case .textAck(let id):

@@ -14,6 +14,9 @@ import WebRTCCore
 /// speaker's thread every 20 ms: a lost packet is rebuilt from the next one's in-band FEC or concealed by
 /// libopus (PLC), and silence plays while the buffer fills. With echo cancellation on, every frame written
 /// (silence included, so the canceller's timeline has no holes) is also its far end.
+///
+/// Spoken messages (`say`, `[audio] speak_messages`) are mixed into the claim's frames as they are written,
+/// so the caller's voice keeps playing under them; they wait in a bounded buffer, and end with the claim.
 public final class SpeakerPlayout: Sendable {
     public let sink: SpeakerSink
     private let echoCanceller: EchoCanceller?
@@ -21,12 +24,24 @@ public final class SpeakerPlayout: Sendable {
     private let metrics: AgentMetrics?
     private let state = Mutex<State>(State())
     static let frameSamples = 960
+    /// The most speech that may wait to be played: 60 s at 48 kHz.
+    public static let speechCapacity = 48_000 * 60
 
     private struct State {
         var owner: UInt64?
         var nextClaim: UInt64 = 0
         var buffer = OpusJitterBuffer()
         var framesPlayed = 0
+        var speech = SpeechBuffer()
+    }
+
+    /// What became of speech handed to `say`.
+    public enum SpeechAdmission: Sendable, Equatable {
+        case queued
+        /// No call holds the speaker: there is nobody to say it to.
+        case noCall
+        /// More than `speechCapacity` samples would be waiting.
+        case full
     }
 
     public init(sink: SpeakerSink, echoCanceller: EchoCanceller? = nil, metrics: AgentMetrics? = nil, logger: Logger) {
@@ -45,6 +60,7 @@ public final class SpeakerPlayout: Sendable {
             state.nextClaim += 1
             state.owner = state.nextClaim
             state.buffer = OpusJitterBuffer()
+            state.speech = SpeechBuffer()
             return state.nextClaim
         }
         guard let claim else { return nil }
@@ -59,6 +75,16 @@ public final class SpeakerPlayout: Sendable {
         state.withLock { state in
             guard state.owner == claim else { return }
             state.buffer.insert(sequenceNumber: sequenceNumber, payload: payload)
+        }
+    }
+
+    /// Mixes `pcm` (mono, 48 kHz) into the current claim's playback after any speech still waiting.
+    public func say(_ pcm: [Int16]) -> SpeechAdmission {
+        state.withLock { state in
+            guard state.owner != nil else { return .noCall }
+            guard state.speech.waiting + pcm.count <= Self.speechCapacity else { return .full }
+            state.speech.append(pcm)
+            return .queued
         }
     }
 
@@ -96,11 +122,12 @@ public final class SpeakerPlayout: Sendable {
         // everything at once (`null`, `file`) is held to real time by this schedule instead.
         var schedule = MonotonicClock.now()
         while true {
-            let (owned, playout) = state.withLock { state -> (Bool, OpusJitterBuffer.Playout) in
-                (state.owner == claim, state.owner == claim ? state.buffer.next() : .waiting)
+            let (owned, playout, speech) = state.withLock { state -> (Bool, OpusJitterBuffer.Playout, ArraySlice<Int16>) in
+                guard state.owner == claim else { return (false, .waiting, []) }
+                return (true, state.buffer.next(), state.speech.take(Self.frameSamples))
             }
             guard owned else { break }
-            let pcm: [Int16]
+            var pcm: [Int16]
             switch playout {
             case .packet(let payload):
                 pcm = (try? decoder.decode(payload)) ?? silence
@@ -109,6 +136,7 @@ public final class SpeakerPlayout: Sendable {
             case .conceal: pcm = (try? decoder.decode(nil)) ?? silence
             case .waiting: pcm = silence
             }
+            if !speech.isEmpty { SpeechBuffer.mix(speech, into: &pcm) }
             if let echoCanceller, !farEndFailed {
                 do {
                     try echoCanceller.analyzeFarEnd(pcm)

@@ -93,6 +93,13 @@ public final class AgentMetrics: Sendable {
     /// A text message from the other side of a call (issue #22).
     public func messageReceived() { Counter(label: "intercom_messages_received_total", factory: factory).increment() }
 
+    /// A received message spoken on the speaker (`[audio] speak_messages`), or not (`reason`: `busy` when too
+    /// many wait, `no_call`, `full`, `failed`).
+    public func messageSpoken() { Counter(label: "intercom_messages_spoken_total", factory: factory).increment() }
+    public func messageNotSpoken(reason: String) {
+        Counter(label: "intercom_messages_not_spoken_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
     /// ALSA over- or underruns (`direction` capture or playback), each recovered with `snd_pcm_recover`.
     public func audioXruns(_ count: Int, direction: String) {
         Counter(label: "intercom_audio_xruns_total", dimensions: [("direction", direction)], factory: factory)

@@ -13,6 +13,14 @@ public struct AudioSettings: Sendable, Equatable {
     public var echoSuppression = EchoSuppression.high
     /// Speaker-to-microphone delay hint; nil: derived from the ALSA buffer sizes the agent opens.
     public var echoDelay: Duration?
+    /// `speak_messages`: say the texts a caller sends during a call on the speaker (espeak-ng), for
+    /// callers who cannot speak.
+    public var speakMessages = false
+    /// `speak_voice`: the espeak-ng voice the texts are said in ("en", "de", "en-us", "en+f3").
+    public var speakVoice = "en"
+
+    /// Whether texts are spoken: asked for, and there is a speaker.
+    public var speaksMessages: Bool { speakMessages && enabled && playback != "none" }
 
     public init(enabled: Bool = true, capture: String = "default", playback: String = "default",
                 echoCancellation: Bool = false) {
@@ -38,6 +46,17 @@ public struct AudioSettings: Sendable, Equatable {
         echoSuppression = reader.choice("echo_suppression") ?? echoSuppression
         // The library clamps hints above 500 ms; a longer path is not an echo it can cancel anyway.
         echoDelay = reader.duration("echo_delay", in: .zero ... .milliseconds(500))
+        speakMessages = reader.bool("speak_messages") ?? speakMessages
+        if let voice = reader.text("speak_voice", maxLength: 40) {
+            if !voice.isEmpty, voice.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789-+_".unicodeScalars.contains($0)) }) {
+                speakVoice = voice
+            } else {
+                reader.report("speak_voice", "must be an espeak-ng voice name such as \"en\", \"de\" or \"en-us\", got \"\(voice)\"")
+            }
+        }
+        if speakMessages, enabled, playback == "none" {
+            reader.report("speak_messages", "needs a speaker to speak on, but playback = \"none\"")
+        }
         // The canceller needs what the speaker plays as its reference: without a speaker there is no echo.
         if echoCancellation, enabled, playback == "none" {
             reader.report("echo_cancellation", "needs a speaker to cancel, but playback = \"none\"")
