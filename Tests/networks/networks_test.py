@@ -22,7 +22,9 @@ the page opened at its public address) and `relay` (Debian's coturn: STUN, and T
      endpoint-independent, STUN): once the call is up, 75 ms each way (150 ms RTT), ±15 ms jitter on UDP (a
      30 ms spread, reordering) and 2 % Gilbert-Elliott burst loss (bursts of 4) for IMPAIRED_SECONDS: the page
      decodes >= IMPAIRED_MIN_FPS over the period and stays in call; it prints the audio concealment, the
-     glass-to-glass p50/p95 (the test pattern's timestamp band) and the frames the wire dropped each way.
+     glass-to-glass p50/p95 (the test pattern's timestamp band) and the frames the wire dropped each way; then
+     the wire capped at CAP_KBPS each way: after CAP_SETTLE_SECONDS the device's video must fit it (glass-to-glass
+     p95 under CAP_MAX_P95_MS, no growing queue) at >= CAP_MIN_FPS.
   f. HTTPS (both NATs endpoint-independent, STUN): intercom-server in backend serves TLS itself with a
      certificate for backend.intercom.test from a throwaway CA; the agent trusts it with `[backend] ca_file`
      (REST, wss:// LiveQuery and signaling); Chromium in the caller namespace opens the page as a real secure
@@ -52,7 +54,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from calls import (CALL_PROBE, G2G_READER, OUTCOME, PAIR_STATS, PC_PROBE, LoggedProcess,  # noqa: E402
                    agent_environment, binary_arguments, call_button, first_frame, keep_or_remove, latency_figures,
-                   split_measurements, start_intercom_server, wait_callable, write_agent_config)
+                   percentile, split_measurements, start_intercom_server, wait_callable, write_agent_config)
 from certificates import make_certificates  # noqa: E402
 from impairment import ImpairedWire  # noqa: E402
 from topology import Topology, missing_tools  # noqa: E402
@@ -83,6 +85,14 @@ MIN_FPS = 10.0
 IMPAIRED_SECONDS = int(os.environ.get("NETWORKS_IMPAIRED_SECONDS", "60"))
 IMPAIRED_MIN_FPS = 25.0
 IMPAIRMENT = {"delay_ms": 75, "jitter_ms": 15, "loss_percent": 2, "burst": 4}
+# Then a rate cap below what the encoder sends unhindered (~1 Mbit/s of 640x480): the encoder must follow the
+# page's estimate down, or the wire's queue (unbounded) makes the delay grow without end. Catches: a sender
+# that ignores REMB/loss reports. The first CAP_SETTLE_SECONDS let the estimate converge.
+CAP_KBPS = 500
+CAP_SETTLE_SECONDS = 10
+CAP_MEASURE_SECONDS = 10
+CAP_MAX_P95_MS = 1000
+CAP_MIN_FPS = 10.0
 # Scenario g: the issue's bound; a restart here takes ~0.5 s (250 ms settle, gathering with STUN, one RTT).
 READDRESS_RESUME_SECONDS = 3.0
 NEW_DEVICE_ADDRESS = "192.168.1.5"
@@ -370,7 +380,34 @@ class Networks:
                         and states == {"in-call"}, figures + f"; page states seen {sorted(states)}")
         ok &= self.check(f"[{label}] the wire really impaired the link: UDP frames dropped both ways",
                          all(v > 0 for v in dropped.values()), wire)
+        ok &= self.capped_period(label, b, stats_at)
         return ok
+
+    def capped_period(self, label, b, stats_at):
+        """The wire capped at CAP_KBPS each way: the device's encoder must come down to it."""
+        self.wire.set(rate_kbps=CAP_KBPS)
+        time.sleep(CAP_SETTLE_SECONDS)
+        b.js(G2G_READER)  # fresh samples for the measured part
+        first = b.promise(stats_at)
+        wire_first = self.wire.stats()
+        time.sleep(CAP_MEASURE_SECONDS)
+        last = b.promise(stats_at)
+        wire_last = self.wire.stats()
+        self.wire.set()
+        g2g = b.js("return window.__g2g ? {samples: window.__g2g.samples} : null;") or {}
+        latencies, _ = split_measurements(g2g.get("samples") or [])
+        seconds = (last["at"] - first["at"]) / 1000
+        fps = (last["framesDecoded"] - first["framesDecoded"]) / seconds if seconds > 0 else 0
+        kbps = 8 * (wire_last["to device"]["bytes"] - wire_first["to device"]["bytes"]) / 1000 / max(seconds, 0.001)
+        kbps_out = 8 * (wire_last["from device"]["bytes"] - wire_first["from device"]["bytes"]) / 1000 / max(seconds, 0.001)
+        p95 = percentile(latencies, 95) if latencies else float("inf")
+        figures = (f"from the device {kbps_out:.0f} kbit/s, to it {kbps:.0f} kbit/s on the wire; {fps:.1f} fps; glass-to-glass "
+                   f"{latency_figures(latencies)}")
+        log(f"BENCH rate cap {CAP_KBPS} kbit/s each way, after {CAP_SETTLE_SECONDS} s to settle: {figures}; command: "
+            f"NETWORKS_ONLY=e scripts/test.sh networks")
+        return self.check(f"[{label}] capped at {CAP_KBPS} kbit/s the device's video comes down to the link: "
+                          f"glass-to-glass p95 < {CAP_MAX_P95_MS} ms (no growing queue), >= {CAP_MIN_FPS:.0f} fps, in call",
+                          p95 < CAP_MAX_P95_MS and fps >= CAP_MIN_FPS and b.state() == "in-call", figures)
 
     def readdress(self, label, b, agent, since):
         """Scenario g: replaces the device's address mid-call; video must resume within READDRESS_RESUME_SECONDS."""

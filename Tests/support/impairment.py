@@ -9,7 +9,10 @@ port to the other through AF_PACKET sockets, with a one-way delay, jitter and Gi
     passes and the chain turns bad with probability `p_bad`; in the bad state it is dropped and the chain
     turns good with probability `p_good`. The long-run loss is p_bad / (p_bad + p_good) with bursts of
     1 / p_good frames on average (`for_loss(percent, burst)` picks both);
-  - `set(...)` changes the figures while frames flow (0 and 0 give a clean wire).
+  - a rate cap (`rate_kbps`, 0: none) serialises frames at that many kbit/s per direction, as a slow uplink
+    does: a frame leaves no earlier than the previous one's end on the wire, so queues build and delay grows
+    when a sender exceeds it (no queue limit: a sender that does not adapt sees its delay grow);
+  - `set(...)` changes the figures while frames flow (all zero gives a clean wire).
 
 Each direction has a reader thread and a sender thread (a heap of frames by release time). `stats()` counts
 forwarded and dropped frames per direction. Standard library only; needs root (AF_PACKET).
@@ -45,7 +48,9 @@ class Direction:
         self.ready = threading.Condition()
         self.bad = False
         self.forwarded = self.dropped = 0
+        self.bytes = 0
         self.last_release = 0.0
+        self.wire_free_at = 0.0
 
     def receive(self):
         while not self.wire.stopping:
@@ -57,7 +62,7 @@ class Direction:
                 return
             if address[2] == PACKET_OUTGOING:  # our own send on this port, seen by the tap
                 continue
-            delay, jitter, p_bad, p_good = self.wire.figures()
+            delay, jitter, p_bad, p_good, rate = self.wire.figures()
             now = time.monotonic()
             udp = is_udp(frame)
             if udp and (p_bad > 0 or self.bad):
@@ -66,7 +71,12 @@ class Direction:
                     self.bad = self.wire.random.random() >= p_good
                     continue
                 self.bad = self.wire.random.random() < p_bad
-            release = now + delay
+            start = now
+            if rate > 0:
+                # The frame's turn on the capped wire, then its time on it.
+                start = max(now, self.wire_free_at)
+                self.wire_free_at = start + len(frame) * 8 / rate
+            release = start + delay
             if udp and jitter > 0:
                 release += self.wire.random.uniform(-jitter, jitter)
             else:
@@ -94,6 +104,7 @@ class Direction:
             try:
                 self.target.send(frame)
                 self.forwarded += 1
+                self.bytes += len(frame)
             except OSError:
                 pass  # a frame larger than the port's MTU, or the port going away at teardown
 
@@ -105,7 +116,7 @@ class ImpairedWire:
         self.random = random.Random(seed)
         self.stopping = False
         self._lock = threading.Lock()
-        self._figures = (0.0, 0.0, 0.0, 1.0)
+        self._figures = (0.0, 0.0, 0.0, 1.0, 0.0)
         ports = {}
         for ifname in ("r0", "d0"):
             s = topology.socket_in("imp", socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
@@ -131,17 +142,17 @@ class ImpairedWire:
         loss = percent / 100.0
         return p_good * loss / (1 - loss), p_good
 
-    def set(self, delay_ms=0, jitter_ms=0, loss_percent=0, burst=1):
+    def set(self, delay_ms=0, jitter_ms=0, loss_percent=0, burst=1, rate_kbps=0):
         p_bad, p_good = self.for_loss(loss_percent, burst)
         with self._lock:
-            self._figures = (delay_ms / 1000.0, jitter_ms / 1000.0, p_bad, p_good)
+            self._figures = (delay_ms / 1000.0, jitter_ms / 1000.0, p_bad, p_good, rate_kbps * 1000.0)
 
     def figures(self):
         with self._lock:
             return self._figures
 
     def stats(self):
-        return {d.name: {"forwarded": d.forwarded, "dropped": d.dropped} for d in self.directions}
+        return {d.name: {"forwarded": d.forwarded, "dropped": d.dropped, "bytes": d.bytes} for d in self.directions}
 
     def close(self):
         self.stopping = True
