@@ -546,8 +546,8 @@ def main():
     # SIGTERM (a CI timeout) unwinds like an error: the topology's context manager and atexit tear it down.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     turnserver = os.environ.get("TURNSERVER_BIN") or shutil.which("turnserver")
-    log(f"Networks: the web caller in the caller namespace calls intercomd run behind NAT, through symmetric NATs "
-        f"with and without coturn, and over IPv6 only; intercom-server {server}, intercomd {intercomd}")
+    log(f"Networks: the web caller in the caller namespace calls intercomd run behind NAT (scenarios a-g in this "
+        f"file's docstring); intercom-server {server}, intercomd {intercomd}")
     checks = Networks(server, intercomd, turnserver).run()
     log(f"{checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
