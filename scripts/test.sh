@@ -33,7 +33,7 @@ STAGES=(
     "two-devices|bin|two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
     "livequery-outage|bin|LiveQuery outage: nftables drops the agent's established LiveQuery flow both ways (half-open); the agent notices within 30 s, takes a call made meanwhile and subscribes again"
     "mqtt|bin|MQTT: intercomd demo --mqtt against a real mosquitto (Home Assistant discovery configs, the ring event with the caller, the door button pulses the simulated relay once, mosquitto killed for 10 s mid-call leaves the call alone and availability comes back online)"
-    "sip|bin|SIP registration: intercomd run with [sip] against a real kamailio (digest auth; registered on /health and in kamailio's location table, a wrong password is auth failed, kamailio killed and restarted: unreachable, then registered again; unregister on stop) and a SIPp OPTIONS ping answered 200"
+    "sip|bin|SIP registration: intercomd run with [sip] against a real kamailio (digest auth; registered on /health and in kamailio's location table, a wrong password is auth failed, kamailio killed and restarted: unreachable, then registered again; unregister on stop) and a SIPp OPTIONS ping answered 200; SIP calls from SIPp straight to the device: a PCMA offer answered with G.711 both ways, the door code typed as RFC 4733 keys opens the door once and a wrong one does not, 486 during a call, CANCEL → 487, 403 outside [sip] allow, 488 for an offer without audio"
     "whep|bin|WHEP: aiortc (python3-aiortc) plays intercomd run through POST /whep (201 + Location, >= 25 fps of 640x480 VP8 and Opus decoded, also through a call to the device, 401/415/400/404, 503 over call.max_viewers, DELETE and an abandoned player free the slot, intercom_whep_viewers, media on and off)"
     "clock-skew|bin|clock skew: the device 90 s ahead and the server 90 s behind (libfaketime); the call still rings, connects and is answered, and the device reports the skew"
     "viewers|bin|viewers: the caller and up to call.max_viewers view-only watchers in headless Chromium from one encoder (keyframe on join, refusal beyond the limit, CPU with 1, 2 and 4 receivers)"
@@ -228,7 +228,7 @@ stage_security() { checks_stage "security (intercom-server under attack)" securi
 stage_two_devices() { checks_stage "two intercomd devices" two-devices.log bash Tests/two-devices/run.sh "${binary_flags[@]}"; }
 stage_livequery_outage() { checks_stage "LiveQuery outage (nftables)" livequery-outage.log bash Tests/livequery-outage/run.sh "${binary_flags[@]}"; }
 stage_mqtt() { checks_stage "MQTT and Home Assistant discovery (mosquitto)" mqtt.log bash Tests/mqtt/run.sh "${binary_flags[@]}"; }
-stage_sip() { checks_stage "SIP registration (kamailio, SIPp)" sip.log bash Tests/sip/run.sh "${binary_flags[@]}"; }
+stage_sip() { checks_stage "SIP registration and calls (kamailio, SIPp)" sip.log bash Tests/sip/run.sh "${binary_flags[@]}"; }
 stage_whep() { checks_stage "WHEP (aiortc)" whep.log bash Tests/whep/run.sh "${binary_flags[@]}"; }
 stage_clock_skew() { checks_stage "clock skew (libfaketime)" clock-skew.log bash Tests/clock-skew/run.sh "${binary_flags[@]}"; }
 stage_viewers() { checks_stage "viewers (Chromium)" viewers.log bash Tests/viewers/run.sh "${binary_flags[@]}"; }

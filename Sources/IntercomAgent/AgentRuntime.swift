@@ -124,7 +124,8 @@ public struct AgentRuntime: Sendable {
             services.append(.init(service: WHEPService(settings: whep, endpoint: endpoint, logger: logger)))
         }
         if let sip = configuration.sip {
-            services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, logger: logger)))
+            services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, media: media,
+                                                                          coordinator: coordinator, logger: logger)))
         }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,

@@ -75,4 +75,22 @@ struct SIPConfigTests {
         let missing = problemLines(load(text + "password_file = \"/nonexistent/sip.pw\"\n"))
         #expect(missing.count == 1 && missing[0].hasPrefix("intercom.toml:11: sip.password_file: cannot read secret file /nonexistent/sip.pw"))
     }
+
+    @Test("calls: the allow-list and the door code file (4+ digits or *), the bad ones reported at their lines")
+    func calls() throws {
+        let files = try TemporaryDirectory()
+        try files.write("1234*\n", to: "code")
+        try files.write("12a\n", to: "bad-code")
+        let text = minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"gate\"\n"
+        let sip = try sipSettings(text + "allow = [\"sip:reception@pbx\", \"620\"]\ndoor_code_file = \"\(files.path("code"))\"\n")
+        #expect(sip.allow == ["sip:reception@pbx", "620"] && sip.doorCodeFile == files.path("code"))
+        let defaults = try sipSettings(text)
+        #expect(defaults.allow.isEmpty && defaults.doorCodeFile == nil)
+        #expect(problemLines(load(text + "door_code_file = \"\(files.path("bad-code"))\"\n")) == [
+            "intercom.toml:11: sip.door_code_file: the door code in \(files.path("bad-code")) must be at least 4 digits or * on one line",
+        ])
+        let badAllow = problemLines(load(text + "allow = [\"ok\", \"has space\"]\n"))
+        #expect(badAllow.count == 1 && badAllow[0].hasPrefix("intercom.toml:11: sip.allow"))
+        #expect(badAllow.first?.contains("has space") == true)
+    }
 }

@@ -5,25 +5,10 @@ import Testing
 
 @Suite("intercomd run: systemd notify protocol and refusing bad configs", .serialized)
 struct RunCommandTests {
-    private func writeConfig(in directory: TemporaryDirectory, extra: String = "") throws -> String {
-        try directory.write("""
-            [identity]
-            title = "Gate 3"
-            latitude = 52.5
-            longitude = 13.4
-            [backend]
-            server_url = "http://127.0.0.1:1/parse"
-            [state]
-            directory = "\(directory.path("state"))"
-            \(extra)
-            """, to: "intercom.toml")
-        return directory.path("intercom.toml")
-    }
-
     @Test("READY=1 with a status line, WATCHDOG=1 at half the interval, STOPPING=1 on SIGTERM, exit 0 within 5 s")
     func notifyLifecycle() async throws {
         let directory = try TemporaryDirectory()
-        let config = try writeConfig(in: directory)
+        let config = try writeOfflineAgentConfig(in: directory)
         let socket = try FakeNotifySocket(.abstract)
         let agent = try IntercomdProcess.start(["run", "--config", config], environment: socket.environment(["WATCHDOG_USEC": "400000"]))
 
@@ -57,7 +42,7 @@ struct RunCommandTests {
     @Test("the userID-bearing identity survives a restart unchanged")
     func identityStable() async throws {
         let directory = try TemporaryDirectory()
-        let config = try writeConfig(in: directory)
+        let config = try writeOfflineAgentConfig(in: directory)
         for _ in 0..<2 {
             let socket = try FakeNotifySocket(.abstract)
             let agent = try IntercomdProcess.start(["run", "--config", config], environment: socket.environment())
@@ -77,7 +62,7 @@ struct RunCommandTests {
     @Test("an invalid config never starts: exit 1, problems printed, no READY")
     func invalidConfigDoesNotStart() async throws {
         let directory = try TemporaryDirectory()
-        let config = try writeConfig(in: directory, extra: "[video]\nfps = 0\n")
+        let config = try writeOfflineAgentConfig(in: directory, extra: "[video]\nfps = 0\n")
         let socket = try FakeNotifySocket(.abstract)
         let output = try await IntercomdProcess.runAsync(["run", "--config", config], environment: socket.environment())
         #expect(output.status == 1)
@@ -90,7 +75,7 @@ struct RunCommandTests {
     @Test("a corrupt identity file is reported and replaced; the agent still becomes ready")
     func corruptState() async throws {
         let directory = try TemporaryDirectory()
-        let config = try writeConfig(in: directory)
+        let config = try writeOfflineAgentConfig(in: directory)
         try Directories.createIfMissing(directory.path("state"), permissions: 0o700)
         try directory.write("{\"installationID\": \"trunc", to: "state/identity.json")
         let socket = try FakeNotifySocket(.abstract)

@@ -10,23 +10,15 @@ struct SpeakMessagesRunTests {
     @Test("espeak-ng failing to start is logged once, as an error naming the call; the agent is ready and stops cleanly")
     func missingVoiceData() async throws {
         let directory = try TemporaryDirectory()
-        try directory.write("""
-            [identity]
-            title = "Gate 3"
-            latitude = 52.5
-            longitude = 13.4
-            [backend]
-            server_url = "http://127.0.0.1:1/parse"
-            [state]
-            directory = "\(directory.path("state"))"
+        let config = try writeOfflineAgentConfig(in: directory, extra: """
             [audio]
             capture = "tone"
             speak_messages = true
-            """, to: "intercom.toml")
+            """)
         // espeak-ng takes $ESPEAK_DATA_PATH/espeak-ng-data when it is a directory: an empty one has no voices.
         try FileManager.default.createDirectory(atPath: directory.path("espeak-ng-data"), withIntermediateDirectories: true)
         let socket = try FakeNotifySocket(.abstract)
-        let agent = try IntercomdProcess.start(["run", "--config", directory.path("intercom.toml")],
+        let agent = try IntercomdProcess.start(["run", "--config", config],
                                                environment: socket.environment(["ESPEAK_DATA_PATH": directory.path("")]))
         #expect(try await socket.receiveAsync(timeout: .seconds(10))?.hasPrefix("READY=1") == true)
         try await Task.sleep(for: .seconds(1))

@@ -21,6 +21,7 @@ public actor CallCoordinator {
         case outgoing(request: UInt64, OutgoingCallPlacer.Result)
         case leaveDeadline(sessionID: String)
         case addressesChanged(reason: String)
+        case sipInvite(SIPDialogConnection)
         case shutdown
     }
 
@@ -97,6 +98,9 @@ public actor CallCoordinator {
 
     /// The host's addresses changed (`AddressChangeService`): every media session restarts its transport.
     public func addressesChanged(_ reason: String) async { await submit(.addressesChanged(reason: reason)) }
+
+    /// A SIP INVITE (issue #18): rings like a call row; its dialog stands in for the signaling room.
+    func sipInvited(_ dialog: SIPDialogConnection) async { await submit(.sipInvite(dialog)) }
 
     /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
     public func deviceFault(_ device: String) async { await submit(.machine(.deviceFault(device: device))) }
@@ -193,6 +197,16 @@ public actor CallCoordinator {
                 } else {
                     restartTransports(in: sessionID, reason: reason)
                 }
+            }
+        case .sipInvite(let dialog):
+            let sessionID = dialog.sessionID
+            rooms[sessionID] = CallRoom(route: .init(signalURL: "sip", publisherToken: nil, subscriberToken: nil,
+                                                     iceServers: [], dialog: dialog))
+            await feed(.incomingCall(dialog.incomingCall(now: now), localTime: Self.localTime()))
+            // Refused without a word (the same call again): the INVITE still gets its final answer.
+            if rooms[sessionID]?.connection == nil, machine.state.context?.sessionID != sessionID {
+                rooms[sessionID] = nil
+                await dialog.close()
             }
         case .shutdown:
             await feed(.shuttingDown)  // the call's outcome and visit first; then sockets and media close
@@ -401,13 +415,21 @@ public actor CallCoordinator {
     // MARK: Rooms
 
     private func join(_ sessionID: String, role: CallCore.SessionRole) {
+        if let dialog = rooms[sessionID]?.route.dialog {
+            listen(to: dialog, in: sessionID)
+            return
+        }
         guard let route = rooms[sessionID]?.route,
               let token = role == .publisher ? route.publisherToken : route.subscriberToken
         else {
             post(.machine(.signal(sessionID: sessionID, .sessionError("no token for this call"))))
             return
         }
-        let socket = SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, trust: trust, logger: logger)
+        listen(to: SignalingConnection(url: route.signalURL, token: token, name: deviceTitle, trust: trust, logger: logger),
+               in: sessionID)
+    }
+
+    private func listen(to socket: any RoomConnection, in sessionID: String) {
         let number = number()
         rooms[sessionID]?.joined(socket, number: number)
         // The socket's events become inbox inputs, tagged with the socket's number.
@@ -473,7 +495,7 @@ public actor CallCoordinator {
     }
 
     /// Sends what waited for someone to be in the room; leaves if that was all the room was kept for.
-    private func flush(_ sessionID: String, arrivals: [String], via socket: SignalingConnection) async {
+    private func flush(_ sessionID: String, arrivals: [String], via socket: any RoomConnection) async {
         guard let pending = rooms[sessionID]?.arrived(arrivals), let present = rooms[sessionID]?.present else { return }
         for payload in pending { for peer in present { await socket.send(payload, to: peer) } }
         if !pending.isEmpty, rooms[sessionID]?.leaveWhenFlushed == true { await leave(sessionID) }
@@ -507,7 +529,7 @@ public actor CallCoordinator {
         guard let room = rooms[sessionID], let socket = room.connection?.socket else { return }
         let carriesTheCall = !plan.viewOnly
         let number = number()
-        let session = mediaFactory.makeSession(sessionID: sessionID, peer: peer)
+        let session = room.route.dialog?.mediaSession() ?? mediaFactory.makeSession(sessionID: sessionID, peer: peer)
         let early = rooms[sessionID]?.startMedia(.init(session: session, number: number, carriesTheCall: carriesTheCall),
                                                  for: peer) ?? []
         do {

@@ -12,6 +12,8 @@ struct CallRoom {
         var publisherToken: String?
         var subscriberToken: String?
         var iceServers: [IceServer]
+        /// A SIP call's dialog (issue #18): it exists before the machine joins and stands in for the socket.
+        var dialog: SIPDialogConnection? = nil
     }
 
     /// One peer's media session, numbered so that reports from a session already replaced are ignored.
@@ -24,7 +26,7 @@ struct CallRoom {
 
     var route: Route
     /// The socket, once joined, and its number (events from an earlier socket of the same room are stale).
-    private(set) var connection: (socket: SignalingConnection, number: UInt64)?
+    private(set) var connection: (socket: any RoomConnection, number: UInt64)?
     private(set) var present: [String] = []
     /// The names peers joined with (a received text is logged with its sender's name).
     private(set) var names: [String: String] = [:]
@@ -43,7 +45,7 @@ struct CallRoom {
         self.route = route
     }
 
-    mutating func joined(_ socket: SignalingConnection, number: UInt64) {
+    mutating func joined(_ socket: any RoomConnection, number: UInt64) {
         connection = (socket, number)
     }
 

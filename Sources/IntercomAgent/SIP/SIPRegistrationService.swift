@@ -1,3 +1,4 @@
+import ControlsCore
 import Foundation
 import IntercomConfig
 import Logging
@@ -14,33 +15,76 @@ public final class SIPRegistrationService: Service {
     private let logger: Logger
     /// The SIP thread's state changes, in order (a Task per change could reorder them).
     private let states: AsyncStream<SIPRegistrationState>
+    private let callEvents: AsyncStream<SIPCallEvent>
+    private let calls: SIPCalls?
 
-    public init(settings: SIPSettings, status: AgentStatusBoard, logger: Logger) throws(SIPRegistrationServiceError) {
-        var password: String?
-        if let file = settings.passwordFile {
-            do {
-                password = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .newlines)
-            } catch {
-                throw .passwordFile(path: file, reason: "\(error.localizedDescription)")
+    /// SIP calls (issue #18) ring `coordinator` and use `media`; without them only registration runs.
+    init(settings: SIPSettings, status: AgentStatusBoard, media: MediaService? = nil, coordinator: CallCoordinator? = nil,
+         logger: Logger) throws(SIPRegistrationServiceError) {
+        let password = try settings.passwordFile.map { file throws(SIPRegistrationServiceError) in
+            try Self.secret(file, as: SIPRegistrationServiceError.passwordFile)
+        }
+        if let media, let coordinator {
+            var doorCode: DoorCodePolicy.Configuration?
+            if let file = settings.doorCodeFile {
+                let code = try Self.secret(file, as: SIPRegistrationServiceError.doorCodeFile)
+                do {
+                    doorCode = try DoorCodePolicy.Configuration(code: code)
+                } catch {
+                    throw .doorCodeFile(path: file, reason: "expected at least 4 digits or *, got \(code.count) characters")
+                }
             }
+            calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode, logger: logger)
+        } else {
+            calls = nil
         }
         self.logger = logger
         self.status = status
         let (states, continuation) = AsyncStream.makeStream(of: SIPRegistrationState.self, bufferingPolicy: .bufferingNewest(16))
         self.states = states
-        agent = SIPUserAgent(settings: SIPUserAgentSettings(settings, password: password), logger: logger) { state in
-            continuation.yield(state)
-        }
+        let (callEvents, callSink) = AsyncStream.makeStream(of: SIPCallEvent.self)
+        self.callEvents = callEvents
+        agent = SIPUserAgent(settings: SIPUserAgentSettings(settings, password: password), logger: logger,
+                             onState: { state in continuation.yield(state) }, onCall: { event in callSink.yield(event) })
+    }
+
+    public convenience init(settings: SIPSettings, status: AgentStatusBoard, logger: Logger) throws(SIPRegistrationServiceError) {
+        try self.init(settings: settings, status: status, media: nil, coordinator: nil, logger: logger)
     }
 
     public func run() async throws {
         await status.setSIP(.registering)
         agent.start()
         await cancelWhenGracefulShutdown {
-            for await state in self.states { await self.status.setSIP(state) }
+            await withDiscardingTaskGroup { group in
+                group.addTask { for await state in self.states { await self.status.setSIP(state) } }
+                group.addTask { await self.handleCalls() }
+            }
         }
         await agent.stop()
         logger.info("SIP stopped")
+    }
+
+    /// INVITEs and what becomes of them, in the order the SIP thread saw them. Without calls configured the
+    /// agent still reports them: each is refused (480) so that no caller waits for a final answer.
+    private func handleCalls() async {
+        for await event in callEvents {
+            if let calls {
+                await calls.handle(event, agent: agent)
+            } else if case .invited(let invite) = event {
+                agent.refuse(callID: invite.callID, status: 480, reason: "Temporarily Unavailable")
+            }
+        }
+    }
+
+    /// A secret file's text without its trailing newline.
+    private static func secret(_ file: String, as failure: (String, String) -> SIPRegistrationServiceError)
+        throws(SIPRegistrationServiceError) -> String {
+        do {
+            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw failure(file, "\(error.localizedDescription)")
+        }
     }
 }
 
@@ -57,10 +101,12 @@ extension SIPUserAgentSettings {
 /// Why SIP registration cannot start.
 public enum SIPRegistrationServiceError: Error, CustomStringConvertible {
     case passwordFile(path: String, reason: String)
+    case doorCodeFile(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .passwordFile(let path, let reason): "cannot read the SIP password file \(path): \(reason)"
+        case .doorCodeFile(let path, let reason): "unusable SIP door code file \(path): \(reason)"
         }
     }
 }

@@ -21,6 +21,13 @@ public struct SIPSettings: Sendable, Equatable {
     public var keepAlive: Duration = .seconds(25)
     /// The binding lifetime asked for in REGISTER's Expires.
     public var registerExpiry: Duration = .seconds(600)
+    /// Callers whose INVITE rings (a SIP URI such as `sip:reception@pbx.example`, or a user part or number
+    /// such as `620`); empty: anyone who reaches the device. Others get 403.
+    public var allow: [String] = []
+    /// The keypad door code's file (digits and `*`, at least 4; absolute, or the systemd credential
+    /// `sip.door-code`). The caller types it and `#` during a SIP call; the relay opens where
+    /// `call.allow_door_open` is set. Nil: keys open nothing.
+    public var doorCodeFile: String?
 
     public static let defaultRegistrarPort = 5060
 
@@ -46,7 +53,37 @@ public struct SIPSettings: Sendable, Equatable {
         displayName = reader.text("display_name", maxLength: 100)
         keepAlive = reader.duration("keepalive", in: .seconds(1)...(.seconds(3600))) ?? keepAlive
         registerExpiry = reader.duration("register_expiry", in: .seconds(60)...(.seconds(86_400))) ?? registerExpiry
+        allow = Self.allowList(reader)
+        switch secrets.locate(reader.string("door_code_file"), credential: "sip.door-code", reader: reader, key: "door_code_file") {
+        case .found(let path):
+            doorCodeFile = path
+            if secrets.checksFiles, case .success(let bytes) = secrets.readFile(path), !Self.isDoorCode(bytes) {
+                reader.report("door_code_file", "the door code in \(path) must be at least 4 digits or * on one line")
+            }
+        case .absent, .reported:
+            doorCodeFile = nil
+        }
         reader.rejectUnknownKeys()
+    }
+
+    /// A door code file's text: 4 to 32 digits or `*` (`#` submits it), then at most a line end.
+    static func isDoorCode(_ bytes: [UInt8]) -> Bool {
+        var code = bytes[...]
+        while let last = code.last, last == 0x0A || last == 0x0D { code = code.dropLast() }
+        return (4...32).contains(code.count) && code.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2A }
+    }
+
+    /// `allow`: each entry a `sip:` URI or a user part; the bad ones reported by index and left out.
+    private static func allowList(_ reader: ConfigReader) -> [String] {
+        guard let all = reader.stringArray("allow") else { return [] }
+        return all.enumerated().compactMap { index, entry in
+            let usable = !entry.isEmpty && entry.utf8.count <= 200 && !entry.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7F }
+            guard usable else {
+                reader.reportElement("allow", index, "expected a SIP URI (sip:user@host) or a user name, got \"\(entry)\"")
+                return nil
+            }
+            return entry
+        }
     }
 
     /// A SIP user part (RFC 3261 §25.1 `user`): unreserved characters and the user-unreserved marks, no escapes.

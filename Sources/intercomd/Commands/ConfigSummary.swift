@@ -27,6 +27,10 @@ enum ConfigSummary {
             let password = sip.passwordFile.map { "password from \($0)" } ?? "no password"
             lines.append("sip registers sip:\(sip.user)@\(sip.registrarHost) at \(sip.registrarHost):\(sip.registrarPort) over "
                 + "\(sip.transport.rawValue) as \"\(sip.authUser)\" (\(password)), local port \(sip.localPort == 0 ? "any" : String(sip.localPort))")
+            let callers = sip.allow.isEmpty ? "from anyone" : "from \(sip.allow.joined(separator: ", ")) only"
+            let door = sip.doorCodeFile == nil ? "no door code"
+                : configuration.call.allowDoorOpen ? "the door code opens the door" : "a door code (ignored: call.allow_door_open is off)"
+            lines.append("sip calls \(callers); \(door)")
         }
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
         lines.append("state in \(configuration.state.directory)")

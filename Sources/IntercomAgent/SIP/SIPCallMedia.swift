@@ -1,0 +1,53 @@
+import CallCore
+import Logging
+import ParseWire
+import SIPTransport
+import Synchronization
+import WebRTCCore
+
+/// The media of a SIP call (issue #18): the INVITE's offer answered by `MediaService.sipAudioCall` (G.711 on
+/// an RTP socket of its own, the microphone out, the speaker fed, the caller's keys in). The answer goes out
+/// as the 200 OK through the dialog; media counts as up once it is sent (the ACK and the first packet are the
+/// caller's business: a caller that sends no ACK ends the call by timer H, one that sends no audio is just
+/// silent, as on a phone).
+final class SIPCallMedia: CallMediaSession {
+    private let dialog: SIPDialogConnection
+    private let media: MediaService
+    private let logger: Logger
+    private let audio = Mutex<SIPAudioCall?>(nil)
+
+    init(dialog: SIPDialogConnection, media: MediaService, logger: Logger) {
+        self.dialog = dialog
+        self.media = media
+        self.logger = logger
+    }
+
+    func start(plan: MediaPlan, iceServers: [IceServer], early: [SignalPayload],
+               signal: @escaping @Sendable (SignalPayload) async -> Void,
+               state: @escaping @Sendable (MediaState) -> Void) async throws {
+        let invite = dialog.invite
+        let call: SIPAudioCall
+        do {
+            let local = try SIPSocketAddress.localAddress(
+                toward: try SIPSocketAddress.resolve(host: invite.sourceHost, port: 5060, datagram: true))
+            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host)
+        } catch let error as SIPAudioAnswerError {
+            await dialog.unusableOffer("\(error)")
+            throw error
+        }
+        audio.withLock { $0 = call }
+        await signal(.answer(sdp: call.answer))
+        let dialog = self.dialog, logger = self.logger, sessionID = dialog.sessionID
+        call.start(onDigit: { key in dialog.key(key) },
+                   onState: { audioState in logger.info("SIP audio: \(audioState)", metadata: ["session": "\(sessionID)"]) })
+        state(.up)
+    }
+
+    func remote(_ payload: SignalPayload) async {}
+
+    func stop() async {
+        guard let call = audio.withLock({ $0.take() }) else { return }
+        await call.stop()
+        logger.notice("SIP media ended: \(call.counters)", metadata: ["session": "\(dialog.sessionID)"])
+    }
+}

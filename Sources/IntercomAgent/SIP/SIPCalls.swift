@@ -1,0 +1,77 @@
+import ControlsCore
+import IntercomPlatform
+import Logging
+import SIPTransport
+import Synchronization
+
+/// The device's SIP calls (issue #18): each INVITE from the SIP thread becomes a dialog the coordinator rings
+/// like a call row, unless its caller is outside `[sip] allow` (403). The keypad door code is one policy for
+/// the whole device, so wrong codes lock it for every caller (a From header is forged at will).
+final class SIPCalls: Sendable {
+    let media: MediaService
+    private let coordinator: CallCoordinator
+    /// Callers admitted (a SIP URI, or a user part / number); empty admits anyone who reaches the device.
+    private let allowed: [String]
+    private let doorCode: Mutex<DoorCodePolicy>?
+    private let dialogs = Mutex<[String: SIPDialogConnection]>([:])
+    private let logger: Logger
+
+    init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
+         logger: Logger) {
+        self.media = media
+        self.coordinator = coordinator
+        self.allowed = allowed
+        self.doorCode = doorCode.map { Mutex(DoorCodePolicy(configuration: $0)) }
+        self.logger = logger
+    }
+
+    /// What the SIP thread reported, handed over in order.
+    func handle(_ event: SIPCallEvent, agent: SIPUserAgent) async {
+        switch event {
+        case .invited(let invite):
+            guard admits(invite) else {
+                logger.notice("SIP call from \(invite.fromURI) refused (403): not in [sip] allow")
+                agent.refuse(callID: invite.callID, status: 403, reason: "Forbidden")
+                return
+            }
+            let dialog = SIPDialogConnection(invite: invite, agent: agent, calls: self, logger: logger)
+            dialogs.withLock { $0[invite.callID] = dialog }
+            doorCode?.withLock { $0.callStarted() }
+            logger.notice("SIP call from \(dialog.callerName) <\(invite.fromURI)>", metadata: ["session": "\(dialog.sessionID)"])
+            await coordinator.sipInvited(dialog)
+        case .confirmed(let callID), .cancelled(let callID), .ended(let callID, _):
+            guard let dialog = dialogs.withLock({ $0[callID] }) else { return }
+            await dialog.sipEvent(event)
+        }
+    }
+
+    func forget(_ callID: String) {
+        dialogs.withLock { _ = $0.removeValue(forKey: callID) }
+    }
+
+    /// One key typed in `sessionID`'s call; true when it completed the right code.
+    func doorKey(_ key: Character, sessionID: String) -> Bool {
+        guard let doorCode else { return false }
+        let actions = doorCode.withLock { $0.key(key, at: MonotonicInstant(sinceBoot: MonotonicClock.now())) }
+        var opens = false
+        for action in actions {
+            switch action {
+            case .openDoor:
+                opens = true
+                logger.notice("SIP door code accepted", metadata: ["session": "\(sessionID)"])
+            case .wrongCode(let remaining):
+                logger.warning("SIP door code wrong (\(remaining) more lock the keypad)", metadata: ["session": "\(sessionID)"])
+            case .lockedOut(let until):
+                logger.warning("SIP door code wrong too often: keypad locked for \(doorCode.withLock { $0.configuration.lockout })",
+                               metadata: ["session": "\(sessionID)", "until": "\(until)"])
+            case .cleared:
+                break
+            }
+        }
+        return opens
+    }
+
+    private func admits(_ invite: SIPIncomingInvite) -> Bool {
+        allowed.isEmpty || allowed.contains { $0 == invite.fromURI || $0 == invite.fromUser }
+    }
+}

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""SIP calls: SIPp (Debian's sip-tester) calls `intercomd run` directly on its SIP port (issue #18).
+
+Two agents run against one intercom-server, each with `[sip]` pointed at a registrar port nobody listens on
+(calls reach a device on its own port whether or not it is registered):
+  gate   answers automatically, `call.allow_door_open = true`, a door code file holding 1234;
+  front  answers by button only (no buttons wired: it rings until the ring timeout), `[sip] allow` admits
+         sip:reception@127.0.0.1 only.
+
+Checks: (a) a SIPp call with a PCMA + telephone-event offer is answered 200 with a G.711 answer, SIPp plays
+7 s of PCMA (sip-tester's g711a.pcap) and the device counts it, then BYE; the device logs the call answered
+and its SIP media with the packets both ways; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
+sip-tester) open the door once; (c) a wrong code (9 9 9 9 #) does not; (d) a second INVITE during a call is
+answered 486 Busy Here; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
+call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio gets 488; (h) the agents
+are still running and answer OPTIONS afterwards.
+
+Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
+Usage: calls_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.dont_write_bytecode = True
+from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+                   start_intercom_server, write_agent_config)
+from prerequisites import find_tool, missing_prerequisites  # noqa: E402
+from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+
+PCAPS = "/usr/share/sip-tester"
+DOOR_CODE = "1234"
+RING_TIMEOUT = 20
+
+HEADERS = """Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch];rport
+From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+To: <sip:gate@[remote_ip]:[remote_port]>
+Call-ID: [call_id]
+Max-Forwards: 70"""
+
+AUDIO_OFFER = """v=0
+o=- 1 1 IN IP[local_ip_type] [local_ip]
+s=-
+c=IN IP[media_ip_type] [media_ip]
+t=0 0
+m=audio [media_port] RTP/AVP 8 101
+a=rtpmap:8 PCMA/8000
+a=rtpmap:101 telephone-event/8000
+a=fmtp:101 0-15
+a=sendrecv"""
+
+VIDEO_ONLY_OFFER = """v=0
+o=- 1 1 IN IP[local_ip_type] [local_ip]
+s=-
+c=IN IP[media_ip_type] [media_ip]
+t=0 0
+m=video [media_port] RTP/AVP 96
+a=rtpmap:96 VP8/90000"""
+
+
+def invite(name, user, offer):
+    return f"""  <send retrans="500">
+    <![CDATA[
+      INVITE sip:gate@[remote_ip]:[remote_port] SIP/2.0
+      {HEADERS.format(name=name, user=user)}
+      CSeq: 1 INVITE
+      Contact: <sip:{user}@[local_ip]:[local_port]>
+      Content-Type: application/sdp
+      Content-Length: [len]
+
+{offer}
+    ]]>
+  </send>
+"""
+
+
+def ack_for_error(name, user, back):
+    """The ACK for a non-2xx final response: the INVITE's branch (RFC 3261 §17.1.1.3), which SIPp names by
+    how many scenario elements back the INVITE is."""
+    return f"""  <send>
+    <![CDATA[
+      ACK sip:gate@[remote_ip]:[remote_port] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-{back}];rport
+      From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+      [last_To:]
+      Call-ID: [call_id]
+      CSeq: 1 ACK
+      Max-Forwards: 70
+      Content-Length: 0
+
+    ]]>
+  </send>
+"""
+
+
+def answered_call(name, user, media):
+    """INVITE, 200, ACK, `media` (SIPp actions and pauses), BYE, 200."""
+    return f"""<?xml version="1.0" encoding="ISO-8859-1" ?>
+<scenario name="answered call">
+{invite(name, user, AUDIO_OFFER)}
+  <recv response="100" optional="true"/>
+  <recv response="180" optional="true"/>
+  <recv response="200" rrs="true">
+    <action><ereg regexp="m=audio [0-9]+ RTP/AVP [0-9]+" search_in="body" check_it="true" assign_to="m"/></action>
+  </recv>
+  <send>
+    <![CDATA[
+      ACK [next_url] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch];rport
+      From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+      [last_To:]
+      [routes]
+      Call-ID: [call_id]
+      CSeq: 1 ACK
+      Max-Forwards: 70
+      Content-Length: 0
+
+    ]]>
+  </send>
+{media}
+  <send retrans="500">
+    <![CDATA[
+      BYE [next_url] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch];rport
+      From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+      [last_To:]
+      [routes]
+      Call-ID: [call_id]
+      CSeq: 2 BYE
+      Max-Forwards: 70
+      Content-Length: 0
+
+    ]]>
+  </send>
+  <recv response="200"/>
+</scenario>
+"""
+
+
+def refused_call(name, user, status, offer=AUDIO_OFFER, cancel=False):
+    """INVITE answered `status` (after a CANCEL of ours when `cancel`), and its ACK. Elements are counted:
+    SIPp's [branch-N] is the branch of the element N places back."""
+    if cancel:
+        steps = f"""  <recv response="100" optional="true"/>
+  <recv response="180"/>
+  <pause milliseconds="500"/>
+  <send>
+    <![CDATA[
+      CANCEL sip:gate@[remote_ip]:[remote_port] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-4];rport
+      From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+      To: <sip:gate@[remote_ip]:[remote_port]>
+      Call-ID: [call_id]
+      CSeq: 1 CANCEL
+      Max-Forwards: 70
+      Content-Length: 0
+
+    ]]>
+  </send>
+  <recv response="200"/>
+  <recv response="{status}"/>
+{ack_for_error(name, user, 7)}"""
+    else:
+        steps = f"""  <recv response="100" optional="true"/>
+  <recv response="180" optional="true"/>
+  <recv response="{status}"/>
+{ack_for_error(name, user, 4)}"""
+    return f"""<?xml version="1.0" encoding="ISO-8859-1" ?>
+<scenario name="refused call">
+{invite(name, user, offer)}
+{steps}
+</scenario>
+"""
+
+
+OPTIONS = """<?xml version="1.0" encoding="ISO-8859-1" ?>
+<scenario name="options">
+  <send retrans="500">
+    <![CDATA[
+      OPTIONS sip:gate@[remote_ip]:[remote_port] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch];rport
+      From: sipp <sip:sipp@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+      To: <sip:gate@[remote_ip]:[remote_port]>
+      Call-ID: [call_id]
+      CSeq: 1 OPTIONS
+      Max-Forwards: 70
+      Content-Length: 0
+
+    ]]>
+  </send>
+  <recv response="200" timeout="5000"/>
+</scenario>
+"""
+
+
+def play(pcap, pause_ms):
+    return (f'  <nop><action><exec play_pcap_audio="{PCAPS}/{pcap}"/></action></nop>\n'
+            f'  <pause milliseconds="{pause_ms}"/>\n')
+
+
+def keys(code):
+    names = {"#": "pound", "*": "star"}
+    return "".join(play(f"dtmf_2833_{names.get(key, key)}.pcap", 400) for key in code)
+
+
+def free_udp_port():
+    import socket
+    while True:
+        port = free_port()
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+
+
+class Run(Checks):
+    def __init__(self, server_bin, intercomd_bin):
+        super().__init__()
+        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
+        self.workdir = tempfile.mkdtemp(prefix="intercom-sip-calls-")
+        self.scenarios = 0
+
+    def agent(self, label, base, call, sip):
+        metrics_port, sip_port = free_port(), free_udp_port()
+        config = write_agent_config(
+            os.path.join(self.workdir, f"{label}.toml"), base, f"SIP {label}", 52.52, 13.405,
+            os.path.join(self.workdir, f"state-{label}"), metrics_port,
+            answer="auto" if label == "gate" else "button", call=call,
+            extra=f'\n[sip]\nregistrar = "127.0.0.1:{free_udp_port()}"\nuser = "{label}"\nport = {sip_port}\n{sip}')
+        process = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, f"agent-{label}",
+                                env=agent_environment())
+        return process, sip_port
+
+    def sipp(self, port, scenario, timeout=40):
+        """Runs one SIPp scenario against 127.0.0.1:`port`; returns (exit code, the tail of what it said)."""
+        self.scenarios += 1
+        path = os.path.join(self.workdir, f"scenario-{self.scenarios}.xml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(scenario)
+        errors = os.path.join(self.workdir, f"sipp-{self.scenarios}-errors.log")
+        try:
+            result = subprocess.run(
+                [find_tool("sipp"), f"127.0.0.1:{port}", "-sf", path, "-m", "1", "-i", "127.0.0.1",
+                 "-p", str(free_udp_port()), "-mp", str(free_udp_port() & ~1), "-timeout", f"{timeout}s",
+                 "-timeout_error", "-nostdin", "-trace_err", "-error_file", errors],
+                capture_output=True, text=True, timeout=timeout + 10, cwd=self.workdir)
+        except subprocess.TimeoutExpired:
+            return -1, "sipp did not end"
+        said = (result.stderr + result.stdout)[-300:]
+        if result.returncode != 0 and os.path.exists(errors):
+            with open(errors, encoding="utf-8", errors="replace") as f:
+                said += " | " + f.read()[-400:]
+        return result.returncode, said
+
+    def run(self):
+        missing = missing_prerequisites(tools=(("sipp", "sip-tester"),))
+        for problem in missing:
+            self.check("prerequisites", False, problem)
+        if not missing and not os.path.exists(f"{PCAPS}/g711a.pcap"):
+            self.check("sip-tester's pcaps are installed", False, f"no {PCAPS}/g711a.pcap (apt-get install sip-tester)")
+            return self
+        if missing:
+            return self
+        processes = []
+        try:
+            self.scenario(processes)
+        finally:
+            for process in processes:
+                process.stop()
+            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
+        return self
+
+    def scenario(self, processes):
+        server, base, detail = start_intercom_server(self.server_bin, self.workdir)
+        processes.append(server)
+        if not self.check("intercom-server is up", base, detail):
+            return
+        code_file = os.path.join(self.workdir, "door-code")
+        with open(code_file, "w", encoding="utf-8") as f:
+            f.write(DOOR_CODE + "\n")
+        gate, gate_port = self.agent("gate", base, "allow_door_open = true\n", f'door_code_file = "{code_file}"\n')
+        front, front_port = self.agent("front", base, f'ring_timeout = "{RING_TIMEOUT}s"\n',
+                                       'allow = ["sip:reception@127.0.0.1", "concierge"]\n')
+        processes += [gate, front]
+        for agent, port in ((gate, gate_port), (front, front_port)):
+            up = wait_for(lambda: self.sipp(port, OPTIONS, timeout=2)[0] == 0 or agent.process.poll() is not None, 20, 0.2)
+            if not self.check(f"{agent.label} starts with [sip] and answers OPTIONS on its SIP port",
+                              up and agent.process.poll() is None, " | ".join(agent.tail(5))):
+                return
+
+        # (a) + (b): an answered call, 7 s of PCMA, then the right code
+        media = play("g711a.pcap", 7300) + keys(DOOR_CODE + "#") + '  <pause milliseconds="500"/>\n'
+        code, said = self.sipp(gate_port, answered_call("Visitor", "visitor", media))
+        answered = wait_for(lambda: gate.find(r"call incoming Visitor: answered.*"), 10)
+        ended = wait_for(lambda: gate.find(r"SIP media ended: .*"), 10)
+        self.check("(a) SIPp's call with a PCMA offer is answered 200 with a G.711 answer and ends with BYE → 200",
+                   code == 0, f"sipp exit {code}: {said}")
+        self.check("(a) the device logs the SIP call answered", answered,
+                   answered.group(0)[:200] if answered else " | ".join(gate.tail(6)))
+        received = re.search(r"packetsReceived[=: ]+(\d+)", ended.group(0)) if ended else None
+        sent = re.search(r"packetsSent[=: ]+(\d+)", ended.group(0)) if ended else None
+        self.check("(a) the device received SIPp's 7 s of PCMA (≥ 300 packets) and sent its microphone (≥ 300 packets)",
+                   received and sent and int(received.group(1)) >= 300 and int(sent.group(1)) >= 300,
+                   ended.group(0)[:300] if ended else "no 'SIP media ended' line: " + " | ".join(gate.tail(6)))
+        opened = gate.find_all(r"opening the door")
+        self.check("(b) the keys 1 2 3 4 # (RFC 4733) open the door once", len(opened) == 1,
+                   f"{len(opened)} door pulses; " + " | ".join(line[:120] for line in gate.find_all(r"door code")))
+
+        # (c) a wrong code
+        mark = len(gate.err)
+        code, said = self.sipp(gate_port, answered_call("Visitor", "visitor", keys("9999#") + '  <pause milliseconds="500"/>\n'))
+        wrong = wait_for(lambda: gate.find(r"SIP door code wrong.*", since=mark), 5)
+        self.check("(c) a wrong code (9 9 9 9 #) is logged as wrong and opens nothing",
+                   code == 0 and wrong and len(gate.find_all(r"opening the door")) == 1,
+                   f"sipp exit {code}; {wrong.group(0)[:120] if wrong else 'no wrong-code line'}; "
+                   f"{len(gate.find_all(r'opening the door'))} door pulses in all")
+
+        # (d) busy: a second INVITE while the first call is up
+        results = {}
+        mark = len(gate.err)
+        first = threading.Thread(target=lambda: results.update(first=self.sipp(
+            gate_port, answered_call("Long", "long", '  <pause milliseconds="4000"/>\n'))))
+        first.start()
+        wait_for(lambda: gate.find(r"SIP call confirmed", since=mark), 5)
+        time.sleep(1.0)
+        code, said = self.sipp(gate_port, refused_call("Second", "second", 486))
+        first.join(30)
+        self.check("(d) an INVITE during a SIP call is answered 486 Busy Here and the first call goes on to its BYE",
+                   code == 0 and results.get("first", (1,))[0] == 0,
+                   f"second: sipp exit {code} {said[-150:]}; first: {results.get('first')}")
+
+        # (e) CANCEL before the answer
+        mark = len(front.err)
+        code, said = self.sipp(front_port, refused_call("Reception", "reception", 487, cancel=True))
+        outcome = wait_for(lambda: front.find(r"call incoming Reception: .*", since=mark), 10)
+        self.check("(e) CANCEL while ringing: 200 to the CANCEL, 487 to the INVITE, the device logs the call not answered",
+                   code == 0 and outcome and not re.search(r"Reception: answered", outcome.group(0)),
+                   f"sipp exit {code} {said[-150:] if code else ''}; {outcome.group(0)[:160] if outcome else 'no outcome line'}")
+
+        # (f) outside the allow-list
+        code, said = self.sipp(front_port, refused_call("Stranger", "stranger", 403))
+        self.check("(f) a caller outside [sip] allow is refused 403", code == 0, f"sipp exit {code}: {said[-200:]}")
+
+        # (g) no audio in the offer
+        code, said = self.sipp(gate_port, refused_call("Video", "video", 488, offer=VIDEO_ONLY_OFFER))
+        self.check("(g) an offer without audio is refused 488 Not Acceptable Here", code == 0, f"sipp exit {code}: {said[-200:]}")
+
+        # (h) still there
+        alive = [agent.process.poll() is None for agent in (gate, front)]
+        codes = [self.sipp(port, OPTIONS)[0] for port in (gate_port, front_port)]
+        self.check("(h) both agents still run and answer OPTIONS 200", all(alive) and codes == [0, 0],
+                   f"running {alive}; OPTIONS exits {codes}")
+
+
+def main():
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
+    log(f"sip calls: SIPp calls intercomd run directly; command: {' '.join(sys.argv)}")
+    checks = Run(server, intercomd).run()
+    log(f"{checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
