@@ -8,6 +8,7 @@ import Testing
 @Suite("SIP user agent: incoming calls on the loopback")
 struct SIPUserAgentCallTests {
     /// Starts an agent calling into `caller` and runs `script` on the caller's thread; stops the agent after.
+    /// Scripts check with `#require`: an `#expect` on that thread belongs to no test, a thrown failure reaches it.
     private func withCall(_ script: @escaping @Sendable (ScriptedCaller, SIPUserAgent, CallEventLog) throws -> Void) async throws {
         let caller = try ScriptedCaller()
         let log = CallEventLog()
@@ -30,26 +31,26 @@ struct SIPUserAgentCallTests {
             try caller.send(caller.invite())
             try caller.expect("100 Trying again", isResponse(100, .invite))
             let invited = log.all.compactMap { if case .invited(let invite) = $0 { invite } else { nil } }
-            #expect(invited == [SIPIncomingInvite(
+            try #require(invited == [SIPIncomingInvite(
                 callID: caller.callID, fromURI: "sip:alice@127.0.0.1:\(caller.port)", fromUser: "alice",
                 displayName: #"Alice "A""#, offer: ScriptedCaller.offer, sourceHost: "127.0.0.1")])
 
             agent.ring(callID: caller.callID)
             let ringing = try caller.expect("180 Ringing", isResponse(180, .invite))
             let tag = try #require(try ringing.to().tag)
-            #expect(ringing.values(SIPHeaderName.contact) == ["<sip:gate@127.0.0.1:\(agent.localPort)>"])
+            try #require(ringing.values(SIPHeaderName.contact) == ["<sip:gate@127.0.0.1:\(agent.localPort)>"])
 
             agent.answer(callID: caller.callID, sdp: ScriptedCaller.answer)
             let ok = try caller.expect("200 OK", isResponse(200, .invite))
-            #expect(try ok.to().tag == tag)
-            #expect(String(decoding: ok.body, as: UTF8.self) == ScriptedCaller.answer)
-            #expect(ok.values(SIPHeaderName.contentType) == ["application/sdp"])
-            #expect(ok.values(SIPHeaderName.contact) == ["<sip:gate@127.0.0.1:\(agent.localPort)>"])
-            #expect(try ok.topVia().rport == caller.port)
+            try #require(try ok.to().tag == tag)
+            try #require(String(decoding: ok.body, as: UTF8.self) == ScriptedCaller.answer)
+            try #require(ok.values(SIPHeaderName.contentType) == ["application/sdp"])
+            try #require(ok.values(SIPHeaderName.contact) == ["<sip:gate@127.0.0.1:\(agent.localPort)>"])
+            try #require(try ok.topVia().rport == caller.port)
             // No ACK yet: the 2xx comes again (T1 = 50 ms here), identical.
             let again = try caller.expect("the 200 retransmitted", isResponse(200, .invite))
-            #expect(again == ok)
-            #expect(!log.all.contains(.confirmed(callID: caller.callID)))
+            try #require(again == ok)
+            try #require(!log.all.contains(.confirmed(callID: caller.callID)))
 
             try caller.send(caller.request("ACK", cseq: 1, branch: "ack1", toTag: true))
             try caller.waitUntil(".confirmed") { log.contains(.confirmed(callID: caller.callID)) }
@@ -57,14 +58,14 @@ struct SIPUserAgentCallTests {
             // A session refresh: the same SDP again, then its ACK is absorbed.
             try caller.send(caller.request("INVITE", cseq: 2, branch: "reinv", toTag: true, body: ScriptedCaller.offer))
             let refreshed = try caller.expect("200 to the re-INVITE") { isResponse(200, .invite)($0) && (try? $0.cseq().number) == 2 }
-            #expect(refreshed.body == ok.body)
+            try #require(refreshed.body == ok.body)
             try caller.send(caller.request("ACK", cseq: 2, branch: "ack2", toTag: true))
 
             try caller.send(caller.request("BYE", cseq: 3, branch: "bye1", toTag: true))
             try caller.expect("200 to BYE", isResponse(200, .bye))
             try caller.waitUntil(".ended(bye)") { log.contains(.ended(callID: caller.callID, reason: .bye)) }
-            #expect(log.all.filter { if case .invited = $0 { true } else { false } }.count == 1)
-            #expect(log.all.filter { $0 == .confirmed(callID: caller.callID) }.count == 1)
+            try #require(log.all.filter { if case .invited = $0 { true } else { false } }.count == 1)
+            try #require(log.all.filter { $0 == .confirmed(callID: caller.callID) }.count == 1)
         }
     }
 
@@ -81,14 +82,14 @@ struct SIPUserAgentCallTests {
             try caller.send(caller.request("CANCEL", cseq: 1, branch: "inv1"))
             try caller.expect("200 to CANCEL", isResponse(200, .cancel))
             let terminated = try caller.expect("487 to the INVITE", isResponse(487, .invite))
-            #expect(try terminated.to().tag == ringing.to().tag)
+            try #require(try terminated.to().tag == ringing.to().tag)
             try caller.send(caller.request("ACK", cseq: 1, branch: "inv1", toTag: true))
             try caller.waitUntil(".cancelled") { log.contains(.cancelled(callID: caller.callID)) }
             // Too late: the call is gone.
             agent.answer(callID: caller.callID, sdp: ScriptedCaller.answer)
             try caller.send(caller.request("BYE", cseq: 2, branch: "bye1", toTag: true))
             try caller.expect("481 to BYE after the cancel", isResponse(481, .bye))
-            #expect(!caller.inbox.contains(where: isResponse(200, .invite)))
+            try #require(!caller.inbox.contains(where: isResponse(200, .invite)))
         }
     }
 
@@ -104,17 +105,17 @@ struct SIPUserAgentCallTests {
 
             agent.hangup(callID: caller.callID)
             let bye = try caller.expect("BYE") { $0.method == .bye }
-            #expect(bye.requestURI == SIPURI(user: "alice", host: "127.0.0.1", port: caller.port))
-            #expect(try bye.callID() == caller.callID)
-            #expect(try bye.from().tag == ok.to().tag)
-            #expect(try bye.to().tag == caller.fromTag)
-            #expect(try bye.cseq() == CSeq(1, .bye))
+            try #require(bye.requestURI == SIPURI(user: "alice", host: "127.0.0.1", port: caller.port))
+            try #require(try bye.callID() == caller.callID)
+            try #require(try bye.from().tag == ok.to().tag)
+            try #require(try bye.to().tag == caller.fromTag)
+            try #require(try bye.cseq() == CSeq(1, .bye))
             let answer = ResponseBuilder.response(to: bye, status: 200, reason: "OK")
             try caller.socket.send(answer.serialized(), to: SIPSocketAddress.resolve(host: "127.0.0.1", port: Int(agent.localPort), datagram: true))
             // The call is gone: a BYE from the caller now matches no dialog.
             try caller.send(caller.request("BYE", cseq: 2, branch: "bye2", toTag: true))
             try caller.expect("481 to BYE after the hangup", isResponse(481, .bye))
-            #expect(!log.all.contains { if case .ended = $0 { true } else { false } })
+            try #require(!log.all.contains { if case .ended = $0 { true } else { false } })
         }
     }
 
@@ -125,7 +126,7 @@ struct SIPUserAgentCallTests {
             try caller.waitUntil(".invited") { !log.all.isEmpty }
             agent.refuse(callID: caller.callID, status: 486, reason: "Busy Here")
             let busy = try caller.expect("486", isResponse(486, .invite))
-            #expect(try busy.to().tag != nil)
+            try #require(try busy.to().tag != nil)
             try caller.send(caller.request("ACK", cseq: 1, branch: "inv1", toTag: true))
             // OPTIONS after the ACK: once its 200 is here the ACK was handled (one socket, in order).
             try caller.send(caller.request("OPTIONS", cseq: 2, branch: "opt1"))
@@ -133,14 +134,14 @@ struct SIPUserAgentCallTests {
             caller.inbox.removeAll()
             // Timer G would resend the 486 after 50, 100, 200 ms if the ACK had not stopped it.
             try caller.collect(for: .milliseconds(400))
-            #expect(!caller.inbox.contains(where: isResponse(486, .invite)))
-            #expect(log.all.count == 1)
+            try #require(!caller.inbox.contains(where: isResponse(486, .invite)))
+            try #require(log.all.count == 1)
 
             // No Call-ID: refused with 400 before any transaction.
             let malformed = caller.request("INVITE", cseq: 1, branch: "bad").replacingOccurrences(of: "Call-ID: \(caller.callID)\r\n", with: "")
             try caller.send(malformed)
             try caller.expect("400", isResponse(400, .invite))
-            #expect(log.all.count == 1)
+            try #require(log.all.count == 1)
         }
     }
 
@@ -151,8 +152,8 @@ struct SIPUserAgentCallTests {
             try caller.waitUntil(".invited") { !log.all.isEmpty }
             agent.answer(callID: caller.callID, sdp: ScriptedCaller.answer)
             let bye = try caller.expect("BYE after timer H", within: .seconds(10)) { $0.method == .bye }
-            #expect(try bye.callID() == caller.callID)
-            #expect(caller.inbox.filter(isResponse(200, .invite)).count >= 5)
+            try #require(try bye.callID() == caller.callID)
+            try #require(caller.inbox.filter(isResponse(200, .invite)).count >= 5)
             try caller.waitUntil(".ended(noAck)") { log.contains(.ended(callID: caller.callID, reason: .noAck)) }
         }
     }

@@ -26,10 +26,18 @@ final class ScriptedCaller: @unchecked Sendable {
 
     var port: UInt16 { socket.local.port }
 
+    /// A failure on the caller's thread, rethrown to the test: Swift Testing takes a thrown `#require` failure
+    /// as already recorded, but on that thread it was recorded for no test.
+    struct ScriptFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Runs `script` on a new thread.
     func run(_ script: @escaping @Sendable (ScriptedCaller) throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
-            Thread { [self] in finished.resume(with: Result { try script(self) }) }.start()
+            Thread { [self] in
+                finished.resume(with: Result { try script(self) }.mapError { ScriptFailure(description: "\($0)") })
+            }.start()
         }
     }
 
