@@ -158,3 +158,52 @@ struct SIPUserAgentCallTests {
         }
     }
 }
+
+/// Two calls at once and the agent's stop (RFC 3261 §15: BYE for the established call, 480 for the pending one).
+@Suite("SIP user agent: two calls and stop")
+struct SIPUserAgentStopCallTests {
+    @Test("a second INVITE gets its own .invited; stop sends BYE to the answered call and 480 to the pending one")
+    func stopEndsCalls() async throws {
+        let first = try ScriptedCaller()
+        let second = try ScriptedCaller()
+        let log = CallEventLog()
+        let agent = SIPUserAgent.calling(first, log: log)
+        agent.start()
+        try await first.run { first in
+            try first.waitUntil("the agent's port") { agent.localPort != 0 }
+            first.agentPort = UInt16(agent.localPort)
+            second.agentPort = first.agentPort
+            try first.send(first.invite())
+            try first.waitUntil(".invited") { !log.all.isEmpty }
+            agent.answer(callID: first.callID, sdp: ScriptedCaller.answer)
+            try first.expect("200 OK", isResponse(200, .invite))
+            try first.send(first.request("ACK", cseq: 1, branch: "ack1", toTag: true))
+            try first.waitUntil(".confirmed") { log.contains(.confirmed(callID: first.callID)) }
+
+            try second.send(second.invite())
+            try second.expect("100 Trying to the second call", isResponse(100, .invite))
+            // The transaction sends 100 before it hands the INVITE on: the event may follow the 100.
+            try first.waitUntil("the second .invited") { log.all.count == 3 }
+            let invited = log.all.compactMap { if case .invited(let invite) = $0 { invite.callID } else { nil } }
+            try #require(invited == [first.callID, second.callID])
+        }
+        async let stopped: Void = agent.stop()
+        try await first.run { first in
+            let bye = try first.expect("BYE on stop") { $0.method == .bye }
+            try #require(try bye.callID() == first.callID)
+            try second.expect("480 on stop", isResponse(480, .invite))
+        }
+        await stopped
+    }
+}
+
+@Suite("SIP user agent: call details")
+struct SIPCallDetailTests {
+    @Test("a quoted display name loses its quotes and backslash escapes; a token name stays")
+    func unquotedDisplayName() {
+        #expect(SIPUserAgentLoop.unquoted(#""Alice \"A\"""#) == #"Alice "A""#)
+        #expect(SIPUserAgentLoop.unquoted(#""a\\b""#) == #"a\b"#)
+        #expect(SIPUserAgentLoop.unquoted("Gate 3") == "Gate 3")
+        #expect(SIPUserAgentLoop.unquoted(#""""#) == "")
+    }
+}
