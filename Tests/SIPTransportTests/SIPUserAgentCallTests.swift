@@ -54,6 +54,13 @@ struct SIPUserAgentCallTests {
 
             try caller.send(caller.request("ACK", cseq: 1, branch: "ack1", toTag: true))
             try caller.waitUntil(".confirmed") { log.contains(.confirmed(callID: caller.callID)) }
+            // Flush what was sent before the ACK (one socket, in order), then the INVITE once more: its
+            // transaction is gone, the call answers it with the same 2xx, and it is no new call.
+            try caller.send(caller.request("OPTIONS", cseq: 5, branch: "opt1"))
+            try caller.expect("200 to OPTIONS", isResponse(200, .options))
+            caller.inbox.removeAll()
+            try caller.send(caller.invite())
+            try #require(try caller.expect("the 2xx again", isResponse(200, .invite)) == ok)
 
             // A session refresh: the same SDP again, then its ACK is absorbed.
             try caller.send(caller.request("INVITE", cseq: 2, branch: "reinv", toTag: true, body: ScriptedCaller.offer))
