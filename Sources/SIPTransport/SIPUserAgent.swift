@@ -5,8 +5,9 @@ import Synchronization
 
 /// A SIP user agent on a thread of its own ("sip"): a UDP socket on the configured port (and a TCP connection
 /// to the registrar when the transport is TCP), the sans-IO transactions and registration of SIPCore driven
-/// with a real monotonic clock, NAT keepalives, and OPTIONS answered. `start` and `stop` only post to an
-/// inbox and wake the thread, so no caller ever waits for the network.
+/// with a real monotonic clock, NAT keepalives, OPTIONS answered, and incoming calls (`onCall` events; `ring`,
+/// `answer`, `refuse`, `hangup`). Every command only posts to an inbox and wakes the thread, so no caller ever
+/// waits for the network.
 public final class SIPUserAgent: Sendable {
     enum Command: Sendable {
         case start

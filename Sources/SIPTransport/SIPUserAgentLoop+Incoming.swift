@@ -97,11 +97,12 @@ extension SIPUserAgentLoop {
         }
         let tag = token(10)
         let policy = UASPolicy(allowedMethods: Self.allowedMethods)
-        if request.method == .invite, policy.response(to: request, toTag: tag) == nil, (try? request.to().tag) == nil {
+        let refusal = policy.response(to: request, toTag: tag)
+        if refusal == nil, request.method == .invite, (try? request.to().tag) == nil {
             newCall(request, key: key, toTag: tag)
             return
         }
-        let response = policy.response(to: request, toTag: tag)
+        let response = refusal
             ?? ResponseBuilder.response(to: request, status: 481, reason: "Call/Transaction Does Not Exist", toTag: tag)
         if request.method != .options {
             logger.info("SIP \(request.method?.rawValue ?? "?") answered \(response.statusCode ?? 0)")
