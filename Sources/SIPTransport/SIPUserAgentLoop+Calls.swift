@@ -103,6 +103,15 @@ extension SIPUserAgentLoop {
         endCall(call.callID, reason: .transport("cannot send to the caller"))
     }
 
+    /// An ICMP port or host unreachable for a caller's address (RFC 3261 §18.4): the caller is gone, its calls
+    /// end now instead of after timer H or never.
+    func callerUnreachable(_ address: SIPSocketAddress) {
+        for call in calls.values {
+            guard case .udp(let source) = call.route, source.sameEndpoint(as: address) else { continue }
+            endCall(call.callID, reason: .transport("the caller is unreachable (ICMP)"))
+        }
+    }
+
     /// Removes the call, logs why and tells the coordinator.
     func endCall(_ callID: String, reason: SIPCallEndReason) {
         guard calls[callID] != nil else { return }

@@ -7,6 +7,7 @@ extension SIPUserAgentLoop {
     func readDatagrams(_ socket: SIPDatagramSocket) {
         // ICMP unreachable for the registrar: its transactions fail now, not at timer F (RFC 3261 §18.4, §17.1.4).
         while let unreachable = socket.takeUnreachableDestination() {
+            callerUnreachable(unreachable)
             guard let registrar, unreachable.sameEndpoint(as: registrar) else { continue }
             logger.debug("SIP: ICMP unreachable from the registrar", metadata: ["registrar": "\(registrar)"])
             for key in clients.keys { clientEvent(key, .transportError) }

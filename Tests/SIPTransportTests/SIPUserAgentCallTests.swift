@@ -152,6 +152,26 @@ struct SIPUserAgentCallTests {
         }
     }
 
+    @Test("a caller that vanished (ICMP port unreachable for the 2xx) ends the call with .transport")
+    func callerGone() async throws {
+        try await withCall { caller, agent, log in
+            var callID = ""
+            do {
+                let ghost = try ScriptedCaller()
+                ghost.agentPort = caller.agentPort
+                callID = ghost.callID
+                try ghost.send(ghost.invite())
+                try ghost.waitUntil(".invited") { !log.all.isEmpty }
+                agent.answer(callID: callID, sdp: ScriptedCaller.answer)
+                try ghost.expect("200 OK", isResponse(200, .invite))
+            }
+            // The ghost's socket is closed: the next 2xx retransmission comes back as ICMP port unreachable.
+            try caller.waitUntil(".ended(transport)") {
+                log.all.contains { if case .ended(callID, .transport) = $0 { true } else { false } }
+            }
+        }
+    }
+
     @Test("no ACK within 64*T1: the 2xx is retransmitted, then BYE and .ended(noAck)")
     func noAck() async throws {
         try await withCall { caller, agent, log in
