@@ -5,12 +5,17 @@ import Synchronization
 
 /// A SIP user agent on a thread of its own ("sip"): a UDP socket on the configured port (and a TCP connection
 /// to the registrar when the transport is TCP), the sans-IO transactions and registration of SIPCore driven
-/// with a real monotonic clock, NAT keepalives, and OPTIONS answered. `start` and `stop` only post to an
-/// inbox and wake the thread, so no caller ever waits for the network.
+/// with a real monotonic clock, NAT keepalives, OPTIONS answered, and incoming calls (`onCall` events; `ring`,
+/// `answer`, `refuse`, `hangup`). Every command only posts to an inbox and wakes the thread, so no caller ever
+/// waits for the network.
 public final class SIPUserAgent: Sendable {
     enum Command: Sendable {
         case start
         case stop
+        case ring(callID: String)
+        case answer(callID: String, sdp: String)
+        case refuse(callID: String, status: Int, reason: String)
+        case hangup(callID: String)
     }
 
     struct Inbox {
@@ -26,14 +31,18 @@ public final class SIPUserAgent: Sendable {
     let settings: SIPUserAgentSettings
     let logger: Logger
     let onState: @Sendable (SIPRegistrationState) -> Void
+    let onCall: @Sendable (SIPCallEvent) -> Void
     /// The bound UDP port, once the thread opened it (0 before).
     private let boundPort = Atomic<Int>(0)
 
-    /// `onState` runs on the SIP thread: it must hand work off, not do it.
-    public init(settings: SIPUserAgentSettings, logger: Logger, onState: @escaping @Sendable (SIPRegistrationState) -> Void) {
+    /// `onState` and `onCall` run on the SIP thread: they must hand work off, not do it.
+    public init(settings: SIPUserAgentSettings, logger: Logger,
+                onState: @escaping @Sendable (SIPRegistrationState) -> Void,
+                onCall: @escaping @Sendable (SIPCallEvent) -> Void = { _ in }) {
         self.settings = settings
         self.logger = logger
         self.onState = onState
+        self.onCall = onCall
     }
 
     /// The UDP port requests reach us on; 0 until the thread has bound it.
@@ -68,6 +77,20 @@ public final class SIPUserAgent: Sendable {
             if alreadyDone { finished.resume() } else { wake() }
         }
     }
+
+    /// 180 Ringing (with our To-tag) to a call not answered yet.
+    public func ring(callID: String) { submit(.ring(callID: callID)) }
+
+    /// 200 OK with `sdp` (application/sdp) and our Contact, retransmitted until the ACK (RFC 3261 §13.3.1.4).
+    public func answer(callID: String, sdp: String) { submit(.answer(callID: callID, sdp: sdp)) }
+
+    /// A final non-2xx (486, 480, 488, 603, 403…) to an INVITE not answered yet; a no-op otherwise.
+    public func refuse(callID: String, status: Int, reason: String) {
+        submit(.refuse(callID: callID, status: status, reason: reason))
+    }
+
+    /// An answered call gets BYE (RFC 3261 §15.1.1); one not answered yet is refused with 480.
+    public func hangup(callID: String) { submit(.hangup(callID: callID)) }
 
     func bound(port: Int) { boundPort.store(port, ordering: .releasing) }
 

@@ -2,11 +2,12 @@ import Glibc
 import SIPCore
 
 /// Messages from the sockets: responses to our client transactions, requests answered by server transactions.
-/// Calls come later (issue #18 item 4): an INVITE is refused with 480 for now; OPTIONS gets 200.
+/// INVITEs, CANCELs, ACKs and in-dialog requests of calls go on to SIPUserAgentLoop+Calls; OPTIONS gets 200.
 extension SIPUserAgentLoop {
     func readDatagrams(_ socket: SIPDatagramSocket) {
         // ICMP unreachable for the registrar: its transactions fail now, not at timer F (RFC 3261 §18.4, §17.1.4).
         while let unreachable = socket.takeUnreachableDestination() {
+            callerUnreachable(unreachable)
             guard let registrar, unreachable.sameEndpoint(as: registrar) else { continue }
             logger.debug("SIP: ICMP unreachable from the registrar", metadata: ["registrar": "\(registrar)"])
             for key in clients.keys { clientEvent(key, .transportError) }
@@ -50,6 +51,14 @@ extension SIPUserAgentLoop {
         }
         var request = message
         if case .udp(let source) = route { request.stampSource(host: source.host, port: source.port) }
+        do throws(SIPError) {
+            try request.validateRequest()
+        } catch {
+            // §8.2, §21.4.1: refused statelessly with what was wrong; an ACK is never answered.
+            logger.debug("SIP: refused a malformed request", metadata: ["error": "\(error)"])
+            if request.method != .ack, !stopping { _ = send(ResponseBuilder.refusal(of: request, for: error, toTag: token(10)), over: route) }
+            return
+        }
         guard let key = try? TransactionKey(serverRequest: request) else {
             logger.debug("SIP: dropped a request without an RFC 3261 branch")
             return
@@ -58,10 +67,12 @@ extension SIPUserAgentLoop {
             serverEvent(key, .received(request))
             return
         }
-        // An ACK for a transaction we no longer know (2xx ACKs belong to dialogs, which come with calls).
+        // The ACK for a 2xx, or an INVITE retransmitted after its 2xx ended the transaction (§13.3.1.4).
+        if absorbedByCall(request, key: key) { return }
+        // An ACK for a transaction or dialog we no longer know.
         if request.method == .ack || stopping { return }
         if request.method == .invite {
-            var transaction = InviteServerTransaction(request: request, reliable: isReliable(route))
+            var transaction = InviteServerTransaction(request: request, reliable: isReliable(route), timers: settings.callTimers)
             let actions = transaction.start()
             servers[key] = (.invite(transaction), route)
             performServer(key, actions)
@@ -77,19 +88,28 @@ extension SIPUserAgentLoop {
         return false
     }
 
-    /// The TU's answer: UASPolicy's refusals and OPTIONS; 480 for an INVITE and 481 for BYE/CANCEL until calls exist.
+    /// The TU's answer: a CANCEL of a pending INVITE, a request in a call's dialog, a new call, UASPolicy's
+    /// refusals and OPTIONS; 481 for BYE/CANCEL/in-dialog requests that match nothing (§12.2.2, §9.2).
     func answer(_ request: SIPMessage, key: TransactionKey) {
+        if request.method == .cancel, cancelCall(request, cancelKey: key) { return }
+        if let id = try? DialogID(receivedRequest: request), calls[id.callID]?.dialog.id == id {
+            answerInDialog(request, key: key, callID: id.callID)
+            return
+        }
         let tag = token(10)
-        let policy = UASPolicy(allowedMethods: [.invite, .ack, .bye, .cancel, .options])
-        let response = policy.response(to: request, toTag: tag) ?? {
-            if request.method == .invite {
-                return ResponseBuilder.response(to: request, status: 480, reason: "Temporarily Unavailable", toTag: tag)
-            }
-            return ResponseBuilder.response(to: request, status: 481, reason: "Call/Transaction Does Not Exist", toTag: tag)
-        }()
+        let policy = UASPolicy(allowedMethods: Self.allowedMethods)
+        let refusal = policy.response(to: request, toTag: tag)
+        if refusal == nil, request.method == .invite, (try? request.to().tag) == nil {
+            newCall(request, key: key, toTag: tag)
+            return
+        }
+        let response = refusal
+            ?? ResponseBuilder.response(to: request, status: 481, reason: "Call/Transaction Does Not Exist", toTag: tag)
         if request.method != .options {
             logger.info("SIP \(request.method?.rawValue ?? "?") answered \(response.statusCode ?? 0)")
         }
         serverEvent(key, .respond(response))
     }
+
+    static let allowedMethods: [SIPMethod] = [.invite, .ack, .bye, .cancel, .options]
 }

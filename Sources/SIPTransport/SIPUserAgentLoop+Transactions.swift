@@ -2,10 +2,12 @@ import SIPCore
 
 /// Client and server transactions (RFC 3261 §17) driven with the loop's sockets and deadlines.
 extension SIPUserAgentLoop {
-    func startClient(_ request: SIPMessage, purpose: Purpose, timers: SIPTimerValues = .standard) {
+    func startClient(_ request: SIPMessage, purpose: Purpose, destination: ReplyRoute? = nil,
+                     timers: SIPTimerValues = .standard) {
         guard let key = try? TransactionKey(clientRequest: request) else { return }
-        let transaction = NonInviteClientTransaction(request: request, reliable: reliable, timers: timers)
-        clients[key] = (transaction, purpose)
+        let isReliable = destination.map { if case .stream = $0 { true } else { false } } ?? reliable
+        let transaction = NonInviteClientTransaction(request: request, reliable: isReliable, timers: timers)
+        clients[key] = (transaction, purpose, destination)
         performClient(key, transaction.start())
     }
 
@@ -17,11 +19,12 @@ extension SIPUserAgentLoop {
     }
 
     private func performClient(_ key: TransactionKey, _ actions: [TransactionAction]) {
-        guard let purpose = clients[key]?.purpose else { return }
+        guard let (_, purpose, destination) = clients[key] else { return }
         for action in actions {
             switch action {
             case .send(let message):
-                if !sendToRegistrar(message) {
+                let sent = destination.map { send(message, over: $0) } ?? sendToRegistrar(message)
+                if !sent {
                     clientEvent(key, .transportError)
                     return
                 }
@@ -29,10 +32,19 @@ extension SIPUserAgentLoop {
             case .cancelTimer(let timer): deadlines.cancel(.client(key, timer))
             case .deliver(let response):
                 if purpose == .register { perform(registrationEvent: .response(response)) }
+                if purpose == .bye { logger.debug("SIP BYE answered \(response.statusCode ?? 0)") }
             case .timedOut:
-                if purpose == .register { perform(registrationEvent: .timedOut) } else { keepAliveFailed("no answer to OPTIONS") }
+                switch purpose {
+                case .register: perform(registrationEvent: .timedOut)
+                case .keepAlive: keepAliveFailed("no answer to OPTIONS")
+                case .bye: logger.debug("SIP BYE unanswered")
+                }
             case .transportFailed:
-                if purpose == .register { perform(registrationEvent: .transportFailed) } else { keepAliveFailed("transport failed") }
+                switch purpose {
+                case .register: perform(registrationEvent: .transportFailed)
+                case .keepAlive: keepAliveFailed("transport failed")
+                case .bye: logger.debug("SIP BYE could not be sent")
+                }
             case .terminated:
                 clients[key] = nil
                 deadlines.cancelAll { if case .client(key, _) = $0 { true } else { false } }
@@ -67,7 +79,8 @@ extension SIPUserAgentLoop {
             case .startTimer(let timer, let after): deadlines.start(.server(key, timer), at: now() + after)
             case .cancelTimer(let timer): deadlines.cancel(.server(key, timer))
             case .deliver(let request): answer(request, key: key)
-            case .timedOut, .transportFailed: break
+            case .timedOut: break
+            case .transportFailed: callTransportFailed(inviteKey: key)
             case .terminated:
                 servers[key] = nil
                 deadlines.cancelAll { if case .server(key, _) = $0 { true } else { false } }
@@ -98,7 +111,7 @@ extension SIPUserAgentLoop {
         }
     }
 
-    private func send(_ message: SIPMessage, over route: ReplyRoute) -> Bool {
+    func send(_ message: SIPMessage, over route: ReplyRoute) -> Bool {
         switch route {
         case .stream:
             return sendBytesToRegistrar(message.serialized())

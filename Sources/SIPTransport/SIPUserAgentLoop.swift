@@ -11,11 +11,16 @@ final class SIPUserAgentLoop {
         case server(TransactionKey, TransactionTimer)
         case refresh
         case keepAlive
+        /// A call's 2xx retransmission (T1 doubling to T2) and its wait for the ACK (64*T1), RFC 3261 §13.3.1.4.
+        case okRetransmit(callID: String)
+        case okTimeout(callID: String)
     }
 
-    enum Purpose {
+    enum Purpose: Equatable {
         case register
         case keepAlive
+        /// A BYE in a call's dialog: its answer (200, 481, a timeout) changes nothing, the call is already over.
+        case bye
     }
 
     /// Where a response to a received request goes: back to its UDP source, or over the registrar connection.
@@ -37,8 +42,11 @@ final class SIPUserAgentLoop {
     var stream: SIPStreamConnection?
     var registrar: SIPSocketAddress?
     var registration: RegistrationClient?
-    var clients: [TransactionKey: (transaction: NonInviteClientTransaction, purpose: Purpose)] = [:]
+    /// `destination` nil: the registrar (over its transport); otherwise where a call's request goes.
+    var clients: [TransactionKey: (transaction: NonInviteClientTransaction, purpose: Purpose, destination: ReplyRoute?)] = [:]
     var servers: [TransactionKey: (transaction: ServerTransaction, route: ReplyRoute)] = [:]
+    /// Incoming calls by Call-ID (SIPUserAgentLoop+Calls).
+    var calls: [String: SIPCall] = [:]
     var deadlines = SIPDeadlines<TimerKey>()
     var backoff = RegistrationBackoff()
     var reported: SIPRegistrationState?
@@ -78,7 +86,12 @@ final class SIPUserAgentLoop {
         case .start:
             openSocket()
             prepareRegistration()
+        case .ring(let callID): ring(callID)
+        case .answer(let callID, let sdp): answerCall(callID, sdp: sdp)
+        case .refuse(let callID, let status, let reason): refuse(callID, status: status, reason: reason)
+        case .hangup(let callID): hangup(callID)
         case .stop:
+            endCallsForStop()
             stopping = true
             stopDeadline = now() + .seconds(2)
             deadlines.cancel(.keepAlive)
@@ -135,6 +148,8 @@ final class SIPUserAgentLoop {
         case .refresh:
             if registration == nil { prepareRegistration() } else { perform(registrationEvent: .refreshTimerFired) }
         case .keepAlive: sendKeepAlive()
+        case .okRetransmit(let callID): retransmitOK(callID)
+        case .okTimeout(let callID): okTimedOut(callID)
         }
     }
 

@@ -1,3 +1,5 @@
+import SIPCore
+
 /// What the SIP user agent registers and how it reaches the registrar (the agent fills it from `[sip]`).
 public struct SIPUserAgentSettings: Sendable, Equatable {
     public enum Transport: String, Sendable {
@@ -17,6 +19,8 @@ public struct SIPUserAgentSettings: Sendable, Equatable {
     public var displayName: String?
     public var keepAlive: Duration
     public var registerExpiry: Duration
+    /// T1/T2/T4 of calls (the 2xx retransmission, timer H, BYE); tests shorten them.
+    var callTimers: SIPTimerValues = .standard
 
     public init(registrarHost: String, registrarPort: Int, user: String, authUser: String, password: String?,
                 transport: Transport, localPort: Int, displayName: String?, keepAlive: Duration, registerExpiry: Duration) {
