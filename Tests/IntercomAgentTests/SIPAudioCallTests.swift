@@ -187,6 +187,23 @@ struct SIPAudioCallTests {
         await call.stop()
     }
 
+    @Test("a peer that stops sending is reported silent once, and flowing again when it resumes")
+    func silenceIsReported() async throws {
+        let peer = try SIPAudioPeer()
+        let call = try SIPAudioCall(offer: Self.offer(port: peer.port, formats: "0", rtpmaps: []), localHost: "127.0.0.1",
+                                    endpoints: ScriptedEndpoints(), silenceTimeout: .milliseconds(300), logger: Self.logger)
+        let states = Mutex<[SIPAudioState]>([])
+        call.start(onDigit: { _ in }, onState: { state in states.withLock { $0.append(state) } })
+        let packets = SIPAudioPeer.tonePackets(codec: .pcmu, payloadType: 0, hertz: 1000, count: 4)
+        peer.send(packets[0], to: call.local.port)
+        peer.send(packets[1], to: call.local.port)
+        #expect(try await Self.eventually { states.withLock { $0 } == [.flowing, .silent(seconds: 0)] })
+        try await Task.sleep(for: .milliseconds(500))  // reported once: no timer runs after it
+        peer.send(packets[2], to: call.local.port)
+        #expect(try await Self.eventually { states.withLock { $0 } == [.flowing, .silent(seconds: 0), .flowing] })
+        await call.stop()
+    }
+
     @Test("unusable offers are SIPAudioAnswerError (a 488), and bind nothing that stays open")
     func unusableOffers() throws {
         let endpoints = ScriptedEndpoints()

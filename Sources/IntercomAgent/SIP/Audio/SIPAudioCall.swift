@@ -24,7 +24,7 @@ public final class SIPAudioCall: Sendable {
     let shared: Mutex<SIPAudioCounters>
     private let lifecycle = Mutex(Lifecycle.idle)
     /// A silence this long is reported as `.silent` (RFC 3550 does not say; 30 s is what PBXes use for RTP timeouts).
-    static let silenceTimeout: Duration = .seconds(30)
+    let silenceTimeout: Duration
     /// The most microphone frames that wait for the thread (200 ms); older ones are dropped.
     static let inboxCapacity = 10
 
@@ -43,7 +43,8 @@ public final class SIPAudioCall: Sendable {
     /// RTP port on `localHost`. Throws `SIPAudioAnswerError` for an unusable offer (a 488), `SDPError` for an
     /// unparsable one, `SIPAudioCallError` for the socket.
     public init(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma],
-                endpoints: any SIPAudioEndpoints, logger: Logger) throws {
+                endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30), logger: Logger) throws {
+        self.silenceTimeout = silenceTimeout
         let session = try SessionDescription(parsing: offer)
         let socket = try RTPSocket(host: localHost)
         let answerer = SIPAudioAnswerer(preference: codecs.filter { $0 != .opus }, address: localHost, port: socket.local.port,
@@ -62,7 +63,7 @@ public final class SIPAudioCall: Sendable {
 
     /// Starts sending the microphone (G.711 at 8 kHz, 20 ms packets, one SSRC) and playing what arrives.
     /// `onDigit` hears each RFC 4733 key press once; `onState` `.flowing` at the first RTP packet and
-    /// `.silent(30)` when nothing arrived for 30 s. Both run on the `sip-rtp` thread. Once only.
+    /// `.silent` when nothing arrived for `silenceTimeout` (30 s). Both run on the `sip-rtp` thread. Once only.
     public func start(onDigit: @escaping @Sendable (Character) -> Void,
                       onState: @escaping @Sendable (SIPAudioState) -> Void) {
         let begin = lifecycle.withLock { state -> Bool in

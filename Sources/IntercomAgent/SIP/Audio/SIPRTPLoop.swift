@@ -68,14 +68,14 @@ struct SIPRTPLoop {
     /// -1 (no timeout) unless packets flowed and a silence has not been reported yet.
     private func pollTimeout() -> Int32 {
         guard let lastValid, !silenceReported else { return -1 }
-        let left = lastValid + SIPAudioCall.silenceTimeout - MonotonicClock.now()
+        let left = lastValid + call.silenceTimeout - MonotonicClock.now()
         return Int32(max(0, min(left.wholeMilliseconds + 1, 60_000)))
     }
 
     private mutating func watchSilence() {
         guard let lastValid, !silenceReported else { return }
         let quiet = MonotonicClock.now() - lastValid
-        guard quiet >= SIPAudioCall.silenceTimeout else { return }
+        guard quiet >= call.silenceTimeout else { return }
         silenceReported = true
         let seconds = Int(quiet.components.seconds)
         call.logger.warning("SIP audio: nothing received for \(seconds) s", metadata: ["remote": "\(call.counters.remote)"])
