@@ -187,6 +187,43 @@ struct SIPAudioCallTests {
         await call.stop()
     }
 
+    @Test("RTCP on the odd port: an SR with a report block on the peer's stream and a CNAME, to the peer's RTCP source")
+    func rtcpReports() async throws {
+        let peer = try SIPAudioPeer()
+        let peerRTCP = try SIPAudioPeer()
+        let endpoints = ScriptedEndpoints()
+        let call = try SIPAudioCall(offer: Self.offer(port: peer.port, formats: "0", rtpmaps: []), localHost: "127.0.0.1",
+                                    endpoints: endpoints, rtcpInterval: .milliseconds(200), logger: Self.logger)
+        call.start(onDigit: { _ in }, onState: { _ in })
+        // 20 of the peer's packets with two lost (1005 and 1010), our 10 packets, and the peer's own RR.
+        for (index, datagram) in SIPAudioPeer.tonePackets(codec: .pcmu, payloadType: 0, hertz: 1000, count: 20).enumerated()
+        where index != 5 && index != 10 {
+            peer.send(datagram, to: call.local.port)
+        }
+        try await endpoints.speak(hertz: 1000, frames: 10)
+        peerRTCP.send(try RTCPPacket.receiverReport(ReceiverReport(ssrc: 0x5EED)).serialized(), to: call.local.port + 1)
+        #expect(try await Self.eventually { call.counters.rtcpReceived == 1 })
+        // The next report goes to where the peer's RTCP came from.
+        let reports = peerRTCP.receive(count: 1, timeout: .seconds(2)).compactMap { try? RTCPPacket.parseCompound($0) }
+        guard case .senderReport(let sender)? = reports.first?.first else {
+            Issue.record("no SR: \(reports)")
+            await call.stop()
+            return
+        }
+        let audio = Self.decode(peer.receive(count: 10, timeout: .seconds(2)), codec: .pcmu).packets
+        #expect(sender.ssrc == audio.first?.ssrc && sender.packetCount == 10 && sender.octetCount == 1600)
+        #expect(sender.reports.first?.ssrc == 0x5EED && sender.reports.first?.cumulativeLost == 2)
+        #expect(sender.reports.first?.extendedHighestSequenceNumber == 1019)
+        guard case .sourceDescription(let description)? = reports.first?.dropFirst().first else {
+            Issue.record("no SDES after the SR")
+            await call.stop()
+            return
+        }
+        #expect(description.chunks.first?.ssrc == sender.ssrc)
+        #expect(call.counters.rtcpSent >= 1)
+        await call.stop()
+    }
+
     @Test("a peer that stops sending is reported silent once, and flowing again when it resumes")
     func silenceIsReported() async throws {
         let peer = try SIPAudioPeer()

@@ -42,9 +42,11 @@ final class MediaSIPAudioEndpoints: SIPAudioEndpoints {
     }
 
     func detach() {
-        feed.withLock { $0 }?.cancel()
+        if let task = feed.withLock({ $0 }) {
+            task.cancel()
+            media.setDemand(holder, wanted: false)
+        }
         if let claimed = claim.withLock({ $0 }) { media.speaker.release(claimed) }
-        media.setDemand(holder, wanted: false)
     }
 }
 

@@ -24,6 +24,9 @@ struct G711Packetizer {
 
     var ssrc: UInt32 { sequencer.ssrc }
 
+    /// The timestamp of the next packet: the stream's RTP time now, for an SR (RFC 3550 §6.4.1).
+    var nextTimestamp: UInt32 { timestamp }
+
     /// The packets (serialized) that `pcm` (mono, 48 kHz) completes: one per 20 ms of input.
     mutating func packets(for pcm: [Int16]) -> [[UInt8]] {
         pending += decimator.process(pcm)

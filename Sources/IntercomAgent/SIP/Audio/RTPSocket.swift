@@ -8,29 +8,37 @@ final class RTPSocket: Sendable {
     let local: RTPSocketAddress
     private let closed = Atomic<Bool>(false)
 
-    /// Binds `host` on an even port (RFC 3550 §11: RTP on an even port, RTCP on the odd one above; many
-    /// PBXes assume it). Odd kernel-chosen ports stay open until an even one is found, so they are not
-    /// handed out again at once.
-    init(host: String) throws(SIPAudioCallError) {
-        let wanted = try RTPSocketAddress(numericHost: host, port: 0)
-        var odd: [Int32] = []
-        defer { for fd in odd { Glibc.close(fd) } }
-        for _ in 0..<32 {
-            let (fd, local) = try Self.bind(wanted, host: host)
-            if local.port % 2 == 0 {
-                descriptor = fd
-                self.local = local
-                return
-            }
-            odd.append(fd)
-        }
-        throw .system(SystemCallError(call: "bind", errno: EADDRINUSE, path: host, detail: "no even port in 32 tries"))
+    private init(descriptor: Int32, local: RTPSocketAddress) {
+        self.descriptor = descriptor
+        self.local = local
     }
 
-    private static func bind(_ wanted: RTPSocketAddress, host: String) throws(SIPAudioCallError) -> (Int32, RTPSocketAddress) {
+    /// Binds `host` on an even port for RTP and the odd one above it for RTCP (RFC 3550 §11; many PBXes
+    /// assume the pair). Odd kernel-chosen ports stay open until a pair is found, so they are not handed out
+    /// again at once.
+    static func bindPair(host: String) throws(SIPAudioCallError) -> (rtp: RTPSocket, rtcp: RTPSocket) {
+        let wanted = try RTPSocketAddress(numericHost: host, port: 0)
+        var held: [Int32] = []
+        defer { for fd in held { Glibc.close(fd) } }
+        for _ in 0..<32 {
+            let (fd, local) = try bind(wanted, port: 0, host: host)
+            guard local.port % 2 == 0, local.port < .max else {
+                held.append(fd)
+                continue
+            }
+            guard let (rtcp, rtcpLocal) = try? bind(wanted, port: local.port + 1, host: host) else {
+                held.append(fd)
+                continue
+            }
+            return (RTPSocket(descriptor: fd, local: local), RTPSocket(descriptor: rtcp, local: rtcpLocal))
+        }
+        throw .system(SystemCallError(call: "bind", errno: EADDRINUSE, path: host, detail: "no even/odd port pair in 32 tries"))
+    }
+
+    private static func bind(_ wanted: RTPSocketAddress, port: UInt16, host: String) throws(SIPAudioCallError) -> (Int32, RTPSocketAddress) {
         let fd = socket(wanted.family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(SystemCallError(call: "socket", errno: errno)) }
-        var address = wanted.storage
+        var address = wanted.withPort(port).storage
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, wanted.length) }
         }

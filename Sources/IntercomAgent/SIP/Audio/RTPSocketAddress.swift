@@ -30,6 +30,15 @@ public struct RTPSocketAddress: Sendable, Equatable, CustomStringConvertible {
         length = first.pointee.ai_addrlen
     }
 
+    /// The same host at `port`.
+    func withPort(_ port: UInt16) -> RTPSocketAddress {
+        var copy = self
+        withUnsafeMutablePointer(to: &copy.storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian }
+        }
+        return copy
+    }
+
     public var family: Int32 { Int32(storage.ss_family) }
 
     /// Numeric host (IPv6 without brackets).

@@ -7,7 +7,7 @@ import WebRTCCore
 /// The audio of one SIP call (issue #18): plain RTP/AVP with PCMU or PCMA, symmetric RTP (RFC 4961) and
 /// RFC 4733 digits in. One thread named `sip-rtp` polls the call's RTP socket and a wakeup pipe; the
 /// microphone's frames wake it (so an idle call costs nothing), and it sends one 20 ms packet per frame.
-/// No RTCP yet.
+/// RTCP (SR/RR and SDES, RFC 3550 §6) goes from the odd port above every `rtcpInterval`.
 public final class SIPAudioCall: Sendable {
     /// The SDP answer to send in the 200 OK: c=/m= carry `localHost` and the bound RTP port.
     public let answer: String
@@ -17,6 +17,11 @@ public final class SIPAudioCall: Sendable {
     /// The offer's c=/m= address; nil for an unspecified one (0.0.0.0, `::`): nothing is sent before the latch.
     let offered: RTPSocketAddress?
     let socket: RTPSocket
+    let rtcpSocket: RTPSocket
+    /// The offer's RTCP address: the RTP port + 1 (RFC 3550 §11; `a=rtcp`, RFC 3605, is not read).
+    let offeredRTCP: RTPSocketAddress?
+    /// About this often (randomized ±50 %, RFC 3550 §6.2) one compound RTCP report is sent.
+    let rtcpInterval: Duration
     let wakeup = WakeupPipe()
     let endpoints: any SIPAudioEndpoints
     let logger: Logger
@@ -43,16 +48,20 @@ public final class SIPAudioCall: Sendable {
     /// RTP port on `localHost`. Throws `SIPAudioAnswerError` for an unusable offer (a 488), `SDPError` for an
     /// unparsable one, `SIPAudioCallError` for the socket.
     public init(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma],
-                endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30), logger: Logger) throws {
+                endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30),
+                rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
         self.silenceTimeout = silenceTimeout
+        self.rtcpInterval = rtcpInterval
         let session = try SessionDescription(parsing: offer)
-        let socket = try RTPSocket(host: localHost)
+        let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
         let answerer = SIPAudioAnswerer(preference: codecs.filter { $0 != .opus }, address: localHost, port: socket.local.port,
                                         sessionID: String(UInt32.random(in: 1 ... .max)))
         let negotiated = try answerer.answer(session)
         let unspecified = ["0.0.0.0", "::"].contains(negotiated.remoteAddress) || negotiated.remotePort == 0
         offered = unspecified ? nil : try RTPSocketAddress(numericHost: negotiated.remoteAddress, port: negotiated.remotePort)
         self.socket = socket
+        self.rtcpSocket = rtcpSocket
+        offeredRTCP = offered.flatMap { $0.port < .max ? $0.withPort($0.port + 1) : nil }
         self.negotiated = negotiated
         local = socket.local
         answer = negotiated.session.serialized()
@@ -95,6 +104,7 @@ public final class SIPAudioCall: Sendable {
         }
         if wasIdle {
             socket.close()
+            rtcpSocket.close()
             return
         }
         inbox.withLock { $0.stopping = true }
@@ -127,12 +137,14 @@ public final class SIPAudioCall: Sendable {
     /// The thread's end: the socket closes, the speaker and microphone are let go, `stop` returns.
     private func finish() {
         socket.close()
+        rtcpSocket.close()
         endpoints.detach()
         let counters = self.counters
         logger.info("SIP audio ended", metadata: [
             "codec": "\(counters.codec)", "packetsSent": "\(counters.packetsSent)",
             "packetsReceived": "\(counters.packetsReceived)", "packetsDropped": "\(counters.packetsDropped)",
             "digits": "\(counters.digitsReceived)", "remote": "\(counters.remote)",
+            "rtcpSent": "\(counters.rtcpSent)", "rtcpReceived": "\(counters.rtcpReceived)",
             "receivedLevel": "\(String(format: "%.1f", counters.receivedLevel)) dBFS",
         ])
         let waiters = lifecycle.withLock { state -> [CheckedContinuation<Void, Never>] in

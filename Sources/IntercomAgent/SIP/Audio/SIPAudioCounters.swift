@@ -10,6 +10,9 @@ public struct SIPAudioCounters: Sendable, Equatable {
     /// Garbage, foreign payload types, packets from another address after the latch.
     public var packetsDropped = 0
     public var digitsReceived = 0
+    /// Compound RTCP reports sent and received (on the odd port).
+    public var rtcpSent = 0
+    public var rtcpReceived = 0
     /// Failed sends (each streak is logged once).
     public var sendErrors = 0
     /// Where RTP goes now: the offer's c=/m= address, then the first valid packet's source (RFC 4961).

@@ -2,10 +2,11 @@ import Glibc
 import IntercomPlatform
 import Logging
 import Media
+import WebRTC
 import WebRTCCore
 
-/// The `sip-rtp` thread's state and loop: poll(2) on the RTP socket and the wakeup pipe, with no timeout
-/// unless a silence is being watched for, so an idle call sleeps in the kernel.
+/// The `sip-rtp` thread's state and loop: poll(2) on the RTP and RTCP sockets and the wakeup pipe; it wakes
+/// for microphone frames, packets, the RTCP report every few seconds and the silence watch, nothing else.
 struct SIPRTPLoop {
     let call: SIPAudioCall
     let output: (any SIPAudioOutput)?
@@ -25,6 +26,13 @@ struct SIPRTPLoop {
     private var levelSum = 0.0
     private var levelSamples = 0
     private var buffer = [UInt8](repeating: 0, count: 2048)
+    private var reporter: SIPRTCPReporter
+    private var rtcpDestination: RTPSocketAddress?
+    private var rtcpLatched = false
+    /// The RTCP socket failed to receive: no longer polled (RTCP is not worth a spinning thread).
+    private var rtcpBroken = false
+    private var nextReport: Duration
+    private var payloadOctetsSent = 0
     /// Received audio is measured over this many samples (1 s at 8 kHz) before `receivedLevel` changes.
     static let levelWindow = 8000
 
@@ -39,6 +47,14 @@ struct SIPRTPLoop {
         receiver = SIPRTPReceiver(codec: negotiated.codec, audioPayloadType: negotiated.payloadType,
                                   telephoneEventPayloadType: negotiated.telephoneEventPayloadType)
         destination = call.offered
+        reporter = SIPRTCPReporter(ssrc: packetizer.ssrc, cname: "intercom-\(String(packetizer.ssrc, radix: 16))")
+        rtcpDestination = call.offeredRTCP
+        nextReport = MonotonicClock.now() + Self.randomized(call.rtcpInterval)
+    }
+
+    /// RFC 3550 §6.2: the interval times a random factor in [0.5, 1.5], so reports of many calls do not align.
+    static func randomized(_ interval: Duration) -> Duration {
+        interval * Double.random(in: 0.5...1.5)
     }
 
     mutating func run() {
@@ -47,6 +63,7 @@ struct SIPRTPLoop {
             var descriptors = [
                 pollfd(fd: receiveErrors < 100 ? call.socket.descriptor : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: call.wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: rtcpBroken ? -1 : call.rtcpSocket.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
             if ready < 0, errno != EINTR {
@@ -61,15 +78,59 @@ struct SIPRTPLoop {
             if stopping { return }
             for frame in frames { send(frame) }
             if descriptors[0].revents != 0 { receiveAll() }
+            if descriptors[2].revents != 0 { receiveRTCP() }
             watchSilence()
+            reportIfDue()
         }
     }
 
-    /// -1 (no timeout) unless packets flowed and a silence has not been reported yet.
+    /// Until the next RTCP report, or the silence deadline when packets flowed and no silence was reported.
     private func pollTimeout() -> Int32 {
-        guard let lastValid, !silenceReported else { return -1 }
-        let left = lastValid + call.silenceTimeout - MonotonicClock.now()
+        var deadline = nextReport
+        if let lastValid, !silenceReported { deadline = min(deadline, lastValid + call.silenceTimeout) }
+        let left = deadline - MonotonicClock.now()
         return Int32(max(0, min(left.wholeMilliseconds + 1, 60_000)))
+    }
+
+    private mutating func reportIfDue() {
+        let now = MonotonicClock.now()
+        guard now >= nextReport else { return }
+        nextReport = now + Self.randomized(call.rtcpInterval)
+        guard let rtcpDestination else { return }
+        let sent = call.counters.packetsSent
+        let report = reporter.report(now: now, ntpTimestamp: NTPTime.now(), sentPackets: sent, sentOctets: payloadOctetsSent,
+                                     rtpTimestamp: packetizer.nextTimestamp)
+        // A failed report is not worth a log line of its own: the RTP path logs the same trouble.
+        guard (try? call.rtcpSocket.send(report, to: rtcpDestination)) != nil else { return }
+        call.shared.withLock { $0.rtcpSent += 1 }
+    }
+
+    private mutating func receiveRTCP() {
+        while true {
+            let received: (ArraySlice<UInt8>, RTPSocketAddress)?
+            do {
+                received = try call.rtcpSocket.receive(into: &buffer)
+            } catch {
+                call.logger.warning("SIP audio: RTCP receiving failed; RTCP from the peer is ignored", metadata: ["error": "\(error)"])
+                rtcpBroken = true
+                return
+            }
+            guard let (datagram, source) = received else { return }
+            // Like RTP (RFC 4961): the first valid report's source is where ours go; then only it is heard.
+            if rtcpLatched, source != rtcpDestination {
+                call.shared.withLock { $0.packetsDropped += 1 }
+                continue
+            }
+            guard reporter.received(rtcp: datagram, arrival: MonotonicClock.now()) else {
+                call.shared.withLock { $0.packetsDropped += 1 }
+                continue
+            }
+            if !rtcpLatched {
+                rtcpLatched = true
+                rtcpDestination = source
+            }
+            call.shared.withLock { $0.rtcpReceived += 1 }
+        }
     }
 
     private mutating func watchSilence() {
@@ -100,6 +161,7 @@ struct SIPRTPLoop {
                     $0.packetsSent += 1
                     $0.bytesSent += datagram.count
                 }
+                payloadOctetsSent += datagram.count - 12
                 if sendFailing { call.logger.notice("SIP audio: sending to \(destination) works again") }
                 sendFailing = false
             } catch {
@@ -146,9 +208,10 @@ struct SIPRTPLoop {
             $0.bytesReceived += datagram.count
         }
         switch outcome {
-        case .audio(let sequenceNumber, let payload):
-            measure(receiver.decode(payload))
-            output?.play(sequenceNumber: sequenceNumber, payload: payload)
+        case .audio(let packet):
+            reporter.received(packet, arrival: MonotonicClock.now())
+            measure(receiver.decode(packet.payload))
+            output?.play(sequenceNumber: packet.sequenceNumber, payload: packet.payload)
         case .event(let digit?):
             call.shared.withLock { $0.digitsReceived += 1 }
             onDigit(digit)

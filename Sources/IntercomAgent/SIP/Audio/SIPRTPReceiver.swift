@@ -6,8 +6,8 @@ import WebRTCCore
 /// (other payload types, RTCP on the RTP port, not RTP at all) is dropped.
 struct SIPRTPReceiver {
     enum Outcome: Equatable {
-        /// A G.711 packet: its sequence number (for the jitter buffer) and payload.
-        case audio(sequenceNumber: UInt16, payload: [UInt8])
+        /// A G.711 packet (its sequence number orders the jitter buffer; RTCP counts it).
+        case audio(RTPPacket)
         /// A telephone-event packet; `digit` when it starts a new key press.
         case event(digit: Character?)
         case dropped(reason: String)
@@ -28,7 +28,7 @@ struct SIPRTPReceiver {
         guard let packet = try? RTPPacket(parsing: datagram) else { return .dropped(reason: "not RTP") }
         if packet.payloadType == audioPayloadType {
             guard !packet.payload.isEmpty else { return .dropped(reason: "empty audio payload") }
-            return .audio(sequenceNumber: packet.sequenceNumber, payload: packet.payload)
+            return .audio(packet)
         }
         if let telephoneEventPayloadType, packet.payloadType == telephoneEventPayloadType {
             guard (try? TelephoneEvent(parsing: packet.payload)) != nil else { return .dropped(reason: "malformed telephone-event") }
