@@ -224,7 +224,7 @@ struct SIPAudioCallTests {
         await call.stop()
     }
 
-    @Test("a peer that stops sending is reported silent once, and flowing again when it resumes")
+    @Test("a peer that stops sending, or never sends, is reported silent once, and flowing again when it resumes")
     func silenceIsReported() async throws {
         let peer = try SIPAudioPeer()
         let call = try SIPAudioCall(offer: Self.offer(port: peer.port, formats: "0", rtpmaps: []), localHost: "127.0.0.1",
@@ -239,6 +239,14 @@ struct SIPAudioCallTests {
         peer.send(packets[2], to: call.local.port)
         #expect(try await Self.eventually { states.withLock { $0 } == [.flowing, .silent(seconds: 0), .flowing] })
         await call.stop()
+
+        // A peer whose RTP never arrives (lost behind a NAT) is silent too.
+        let mute = try SIPAudioCall(offer: Self.offer(port: peer.port, formats: "0", rtpmaps: []), localHost: "127.0.0.1",
+                                    endpoints: ScriptedEndpoints(), silenceTimeout: .milliseconds(300), logger: Self.logger)
+        let muteStates = Mutex<[SIPAudioState]>([])
+        mute.start(onDigit: { _ in }, onState: { state in muteStates.withLock { $0.append(state) } })
+        #expect(try await Self.eventually { muteStates.withLock { $0 } == [.silent(seconds: 0)] })
+        await mute.stop()
     }
 
     @Test("unusable offers are SIPAudioAnswerError (a 488), and bind nothing that stays open")

@@ -72,7 +72,7 @@ public final class SIPAudioCall: Sendable {
 
     /// Starts sending the microphone (G.711 at 8 kHz, 20 ms packets, one SSRC) and playing what arrives.
     /// `onDigit` hears each RFC 4733 key press once; `onState` `.flowing` at the first RTP packet and
-    /// `.silent` when nothing arrived for `silenceTimeout` (30 s). Both run on the `sip-rtp` thread. Once only.
+    /// `.silent` when nothing arrived for `silenceTimeout` (30 s; from the start too). Both run on the `sip-rtp` thread. Once only.
     public func start(onDigit: @escaping @Sendable (Character) -> Void,
                       onState: @escaping @Sendable (SIPAudioState) -> Void) {
         let begin = lifecycle.withLock { state -> Bool in

@@ -32,6 +32,7 @@ public struct SIPAudioCounters: Sendable, Equatable {
 public enum SIPAudioState: Sendable, Equatable {
     /// The first valid RTP packet arrived (again, after `.silent`).
     case flowing
-    /// Nothing valid arrived for this many seconds (reported once per silence, after 30 s).
+    /// Nothing valid arrived for this many seconds, since the last packet or since the start (reported once per
+    /// silence, after `silenceTimeout`, 30 s).
     case silent(seconds: Int)
 }

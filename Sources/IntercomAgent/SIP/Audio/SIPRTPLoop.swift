@@ -19,7 +19,10 @@ struct SIPRTPLoop {
     /// "comedia": a peer behind NAT is reached at the address its packets come from).
     private var destination: RTPSocketAddress?
     private var latched = false
-    private var lastValid: Duration?
+    /// The last valid packet's arrival, or the call's start: a peer that never sends (its RTP lost behind a
+    /// NAT) is as silent as one that stopped.
+    private var lastValid = MonotonicClock.now()
+    private var flowing = false
     private var silenceReported = false
     private var sendFailing = false
     private var receiveErrors = 0
@@ -87,7 +90,7 @@ struct SIPRTPLoop {
     /// Until the next RTCP report, or the silence deadline when packets flowed and no silence was reported.
     private func pollTimeout() -> Int32 {
         var deadline = nextReport
-        if let lastValid, !silenceReported { deadline = min(deadline, lastValid + call.silenceTimeout) }
+        if !silenceReported { deadline = min(deadline, lastValid + call.silenceTimeout) }
         let left = deadline - MonotonicClock.now()
         return Int32(max(0, min(left.wholeMilliseconds + 1, 60_000)))
     }
@@ -134,10 +137,11 @@ struct SIPRTPLoop {
     }
 
     private mutating func watchSilence() {
-        guard let lastValid, !silenceReported else { return }
+        guard !silenceReported else { return }
         let quiet = MonotonicClock.now() - lastValid
         guard quiet >= call.silenceTimeout else { return }
         silenceReported = true
+        flowing = false
         let seconds = Int(quiet.components.seconds)
         call.logger.warning("SIP audio: nothing received for \(seconds) s", metadata: ["remote": "\(call.counters.remote)"])
         onState(.silent(seconds: seconds))
@@ -200,7 +204,10 @@ struct SIPRTPLoop {
             return
         }
         if !latched { latch(source) }
-        if lastValid == nil || silenceReported { onState(.flowing) }
+        if !flowing {
+            flowing = true
+            onState(.flowing)
+        }
         lastValid = MonotonicClock.now()
         silenceReported = false
         call.shared.withLock {
