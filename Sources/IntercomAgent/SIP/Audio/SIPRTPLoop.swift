@@ -87,7 +87,7 @@ struct SIPRTPLoop {
         }
     }
 
-    /// Until the next RTCP report, or the silence deadline when packets flowed and no silence was reported.
+    /// Until the next RTCP report, or the silence deadline while no silence is reported.
     private func pollTimeout() -> Int32 {
         var deadline = nextReport
         if !silenceReported { deadline = min(deadline, lastValid + call.silenceTimeout) }
