@@ -43,12 +43,13 @@ struct SIPAudioCallTests {
             played.withLock { $0.append(payload) }
         }
 
-        /// `frames` 20 ms frames of a 48 kHz `hertz` tone, one every 5 ms.
+        /// `frames` 20 ms frames of a 48 kHz `hertz` tone, one every 10 ms (the inbox holds 10: a thread held up
+        /// for 100 ms on a busy machine loses none).
         func speak(hertz: Double, frames: Int) async throws {
             var tone = ToneGenerator(frequency: hertz, amplitude: 0.4, sampleRate: 48_000, channels: 1)
             for _ in 0..<frames {
                 deliver.withLock { $0 }?(.pcm(tone.next(frames: 960)))
-                try await Task.sleep(for: .milliseconds(5))
+                try await Task.sleep(for: .milliseconds(10))
             }
         }
     }
