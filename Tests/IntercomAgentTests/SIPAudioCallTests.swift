@@ -250,7 +250,7 @@ struct SIPAudioCallTests {
         await mute.stop()
     }
 
-    @Test("unusable offers are SIPAudioAnswerError (a 488), and bind nothing that stays open")
+    @Test("unusable offers are SIPAudioAnswerError (a 488); a local host that is not an address is SIPAudioCallError")
     func unusableOffers() throws {
         let endpoints = ScriptedEndpoints()
         #expect(throws: SIPAudioAnswerError.sdesNotSupported) {
