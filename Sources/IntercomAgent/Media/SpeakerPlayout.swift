@@ -12,8 +12,10 @@ import WebRTCCore
 ///
 /// The peer's Opus packets go through an `OpusJitterBuffer` (60 ms, reordering) and are decoded on the
 /// speaker's thread every 20 ms: a lost packet is rebuilt from the next one's in-band FEC or concealed by
-/// libopus (PLC), and silence plays while the buffer fills. With echo cancellation on, every frame written
-/// (silence included, so the canceller's timeline has no holes) is also its far end.
+/// libopus (PLC), and silence plays while the buffer fills. A SIP call claims it for G.711 instead (PCMU or
+/// PCMA, `SpeakerDecoder`): the same buffer orders its packets, a lost one plays as silence. With echo
+/// cancellation on, every frame written (silence included, so the canceller's timeline has no holes) is
+/// also its far end.
 ///
 /// Spoken messages (`say`, `[audio] speak_messages`) are mixed into the claim's frames as they are written,
 /// so the caller's voice keeps playing under them; they wait in a bounded buffer, and end with the claim.
@@ -53,7 +55,8 @@ public final class SpeakerPlayout: Sendable {
 
     /// Takes the speaker for one peer; nil while another peer has it, or when there is no speaker. The
     /// peer's decoded packets also go to `meter` (its level in the call's log).
-    public func claim(meter: AudioLevelMeter? = nil) -> UInt64? {
+    /// `codec`: what the claim's packets are (Opus from a WebRTC peer, PCMU or PCMA from a SIP call).
+    public func claim(meter: AudioLevelMeter? = nil, codec: SIPAudioCodec = .opus) -> UInt64? {
         guard case .alsa(let device, let configurationText) = sink else { return nil }
         let claim: UInt64? = state.withLock { state in
             guard state.owner == nil else { return nil }
@@ -65,13 +68,18 @@ public final class SpeakerPlayout: Sendable {
         }
         guard let claim else { return nil }
         NamedThread.start("intercom-speaker") { [self] in
-            play(claim, device: device, configurationText: configurationText, meter: meter)
+            play(claim, device: device, configurationText: configurationText, meter: meter, codec: codec)
         }
         return claim
     }
 
     /// One of the claim's peer's Opus packets (mono, 48 kHz, 20 ms), with its RTP sequence number.
     public func enqueue(sequenceNumber: UInt16, opus payload: [UInt8], claim: UInt64) {
+        enqueue(sequenceNumber: sequenceNumber, payload: payload, claim: claim)
+    }
+
+    /// One of the claim's packets in the claim's codec (20 ms each), with its RTP sequence number.
+    public func enqueue(sequenceNumber: UInt16, payload: [UInt8], claim: UInt64) {
         state.withLock { state in
             guard state.owner == claim else { return }
             state.buffer.insert(sequenceNumber: sequenceNumber, payload: payload)
@@ -101,21 +109,21 @@ public final class SpeakerPlayout: Sendable {
     /// What the jitter buffer did for the current (or last) claim.
     public var playoutCounters: OpusJitterBuffer.Counters { state.withLock { $0.buffer.counters } }
 
-    private func play(_ claim: UInt64, device: String, configurationText: String?, meter: AudioLevelMeter?) {
+    private func play(_ claim: UInt64, device: String, configurationText: String?, meter: AudioLevelMeter?,
+                      codec: SIPAudioCodec) {
         var configuration = ALSAStreamConfiguration(device: device)
         configuration.sampleRate = 48_000
         configuration.channels = 1
         let stream: ALSAPCMStream
-        let decoder: OpusDecoder
+        var decoder: SpeakerDecoder
         do {
             stream = try ALSAPCMStream(.playback, configuration: configuration, configurationText: configurationText)
-            decoder = try OpusDecoder(sampleRate: 48_000, channels: 1)
+            decoder = try SpeakerDecoder(codec: codec)
         } catch {
             logger.error("speaker \(device) unavailable; the caller is not heard", metadata: ["error": "\(error)"])
             release(claim)
             return
         }
-        let silence = [Int16](repeating: 0, count: Self.frameSamples)
         var reportedXruns = 0
         var farEndFailed = false
         // A real device paces the loop (the write blocks while its buffer is full); a PCM that swallows
@@ -127,15 +135,9 @@ public final class SpeakerPlayout: Sendable {
                 return (true, state.buffer.next(), state.speech.take(Self.frameSamples))
             }
             guard owned else { break }
-            var pcm: [Int16]
-            switch playout {
-            case .packet(let payload):
-                pcm = (try? decoder.decode(payload)) ?? silence
-                meter?.add(pcm)
-            case .forwardErrorCorrection(let next): pcm = (try? decoder.decode(next, fec: true)) ?? silence
-            case .conceal: pcm = (try? decoder.decode(nil)) ?? silence
-            case .waiting: pcm = silence
-            }
+            let decoded = decoder.decode(playout)
+            var pcm = decoded.pcm
+            if decoded.heard { meter?.add(pcm) }
             if !speech.isEmpty { SpeechBuffer.mix(speech, into: &pcm) }
             if let echoCanceller, !farEndFailed {
                 do {
@@ -158,7 +160,7 @@ public final class SpeakerPlayout: Sendable {
                 metrics?.audioXruns(stream.xrunCount - reportedXruns, direction: "playback")
                 reportedXruns = stream.xrunCount
             }
-            schedule += .milliseconds(20)
+            schedule += .microseconds(pcm.count * 1_000_000 / 48_000)
             let now = MonotonicClock.now()
             if now < schedule - .milliseconds(40) {
                 MonotonicClock.sleep(until: schedule - .milliseconds(40))

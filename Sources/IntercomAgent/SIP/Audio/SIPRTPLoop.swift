@@ -1,0 +1,252 @@
+import Glibc
+import IntercomPlatform
+import Logging
+import Media
+import WebRTC
+import WebRTCCore
+
+/// The `sip-rtp` thread's state and loop: poll(2) on the RTP and RTCP sockets and the wakeup pipe; it wakes
+/// for microphone frames, packets, the RTCP report every few seconds and the silence watch, nothing else.
+struct SIPRTPLoop {
+    let call: SIPAudioCall
+    let output: (any SIPAudioOutput)?
+    let onDigit: @Sendable (Character) -> Void
+    let onState: @Sendable (SIPAudioState) -> Void
+    private var packetizer: G711Packetizer
+    private var receiver: SIPRTPReceiver
+    private var opus: OpusDecoder?
+    /// Where packets go: the offer's address until the first valid packet, then its source (RFC 4961 §4,
+    /// "comedia": a peer behind NAT is reached at the address its packets come from).
+    private var destination: RTPSocketAddress?
+    private var latched = false
+    /// The last valid packet's arrival, or the call's start: a peer that never sends (its RTP lost behind a
+    /// NAT) is as silent as one that stopped.
+    private var lastValid = MonotonicClock.now()
+    private var flowing = false
+    private var silenceReported = false
+    private var sendFailing = false
+    private var receiveErrors = 0
+    private var levelSum = 0.0
+    private var levelSamples = 0
+    private var buffer = [UInt8](repeating: 0, count: 2048)
+    private var reporter: SIPRTCPReporter
+    private var rtcpDestination: RTPSocketAddress?
+    private var rtcpLatched = false
+    /// The RTCP socket failed to receive: no longer polled (RTCP is not worth a spinning thread).
+    private var rtcpBroken = false
+    private var nextReport: Duration
+    private var payloadOctetsSent = 0
+    /// Received audio is measured over this many samples (1 s at 8 kHz) before `receivedLevel` changes.
+    static let levelWindow = 8000
+
+    init(call: SIPAudioCall, output: (any SIPAudioOutput)?, onDigit: @escaping @Sendable (Character) -> Void,
+         onState: @escaping @Sendable (SIPAudioState) -> Void) {
+        self.call = call
+        self.output = output
+        self.onDigit = onDigit
+        self.onState = onState
+        let negotiated = call.negotiated
+        packetizer = G711Packetizer(codec: negotiated.codec, payloadType: negotiated.payloadType)
+        receiver = SIPRTPReceiver(codec: negotiated.codec, audioPayloadType: negotiated.payloadType,
+                                  telephoneEventPayloadType: negotiated.telephoneEventPayloadType)
+        destination = call.offered
+        reporter = SIPRTCPReporter(ssrc: packetizer.ssrc, cname: "intercom-\(String(packetizer.ssrc, radix: 16))")
+        rtcpDestination = call.offeredRTCP
+        nextReport = MonotonicClock.now() + Self.randomized(call.rtcpInterval)
+    }
+
+    /// RFC 3550 §6.2: the interval times a random factor in [0.5, 1.5], so reports of many calls do not align.
+    static func randomized(_ interval: Duration) -> Duration {
+        interval * Double.random(in: 0.5...1.5)
+    }
+
+    mutating func run() {
+        // After too many receive errors in a row the socket is no longer polled, so a broken socket cannot spin.
+        while true {
+            var descriptors = [
+                pollfd(fd: receiveErrors < 100 ? call.socket.descriptor : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: call.wakeup.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: rtcpBroken ? -1 : call.rtcpSocket.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
+            if ready < 0, errno != EINTR {
+                call.logger.error("SIP audio stopped: \(SystemCallError(call: "poll", errno: errno))")
+                return
+            }
+            if descriptors[1].revents != 0 { call.wakeup.drain() }
+            let (frames, stopping) = call.inbox.withLock { inbox in
+                defer { inbox.frames = [] }
+                return (inbox.frames, inbox.stopping)
+            }
+            if stopping { return }
+            for frame in frames { send(frame) }
+            if descriptors[0].revents != 0 { receiveAll() }
+            if descriptors[2].revents != 0 { receiveRTCP() }
+            watchSilence()
+            reportIfDue()
+        }
+    }
+
+    /// Until the next RTCP report, or the silence deadline while no silence is reported.
+    private func pollTimeout() -> Int32 {
+        var deadline = nextReport
+        if !silenceReported { deadline = min(deadline, lastValid + call.silenceTimeout) }
+        let left = deadline - MonotonicClock.now()
+        return Int32(max(0, min(left.wholeMilliseconds + 1, 60_000)))
+    }
+
+    private mutating func reportIfDue() {
+        let now = MonotonicClock.now()
+        guard now >= nextReport else { return }
+        nextReport = now + Self.randomized(call.rtcpInterval)
+        guard let rtcpDestination else { return }
+        let sent = call.counters.packetsSent
+        let report = reporter.report(now: now, ntpTimestamp: NTPTime.now(), sentPackets: sent, sentOctets: payloadOctetsSent,
+                                     rtpTimestamp: packetizer.nextTimestamp)
+        // A failed report is not worth a log line of its own: the RTP path logs the same trouble.
+        guard (try? call.rtcpSocket.send(report, to: rtcpDestination)) != nil else { return }
+        call.shared.withLock { $0.rtcpSent += 1 }
+    }
+
+    private mutating func receiveRTCP() {
+        while true {
+            let received: (ArraySlice<UInt8>, RTPSocketAddress)?
+            do {
+                received = try call.rtcpSocket.receive(into: &buffer)
+            } catch {
+                call.logger.warning("SIP audio: RTCP receiving failed; RTCP from the peer is ignored", metadata: ["error": "\(error)"])
+                rtcpBroken = true
+                return
+            }
+            guard let (datagram, source) = received else { return }
+            // Like RTP (RFC 4961): the first valid report's source is where ours go; then only it is heard.
+            if rtcpLatched, source != rtcpDestination {
+                call.shared.withLock { $0.packetsDropped += 1 }
+                continue
+            }
+            guard reporter.received(rtcp: datagram, arrival: MonotonicClock.now()) else {
+                call.shared.withLock { $0.packetsDropped += 1 }
+                continue
+            }
+            if !rtcpLatched {
+                rtcpLatched = true
+                rtcpDestination = source
+            }
+            call.shared.withLock { $0.rtcpReceived += 1 }
+        }
+    }
+
+    private mutating func watchSilence() {
+        guard !silenceReported else { return }
+        let quiet = MonotonicClock.now() - lastValid
+        guard quiet >= call.silenceTimeout else { return }
+        silenceReported = true
+        flowing = false
+        let seconds = Int(quiet.components.seconds)
+        call.logger.warning("SIP audio: nothing received for \(seconds) s", metadata: ["remote": "\(call.counters.remote)"])
+        onState(.silent(seconds: seconds))
+    }
+
+    private mutating func send(_ frame: SIPMicrophoneFrame) {
+        let pcm: [Int16]
+        switch frame {
+        case .pcm(let samples): pcm = samples
+        case .opus(let packet):
+            if opus == nil { opus = try? OpusDecoder(sampleRate: 48_000, channels: 1) }
+            guard let decoded = try? opus?.decode(packet) else { return }
+            pcm = decoded
+        }
+        let datagrams = packetizer.packets(for: pcm)
+        guard let destination else { return }
+        for datagram in datagrams {
+            do {
+                try call.socket.send(datagram, to: destination)
+                call.shared.withLock {
+                    $0.packetsSent += 1
+                    $0.bytesSent += datagram.count
+                }
+                payloadOctetsSent += datagram.count - 12
+                if sendFailing { call.logger.notice("SIP audio: sending to \(destination) works again") }
+                sendFailing = false
+            } catch {
+                call.shared.withLock { $0.sendErrors += 1 }
+                if !sendFailing { call.logger.warning("SIP audio: cannot send to \(destination)", metadata: ["error": "\(error)"]) }
+                sendFailing = true
+            }
+        }
+    }
+
+    private mutating func receiveAll() {
+        while true {
+            let received: (ArraySlice<UInt8>, RTPSocketAddress)?
+            do {
+                received = try call.socket.receive(into: &buffer)
+                receiveErrors = 0
+            } catch {
+                if receiveErrors == 0 { call.logger.error("SIP audio: receiving failed", metadata: ["error": "\(error)"]) }
+                receiveErrors += 1
+                return
+            }
+            guard let (datagram, source) = received else { return }
+            handle(datagram, from: source)
+        }
+    }
+
+    private mutating func handle(_ datagram: ArraySlice<UInt8>, from source: RTPSocketAddress) {
+        // After the latch only the latched peer is heard: a stranger cannot inject audio or digits.
+        if latched, source != destination {
+            call.shared.withLock { $0.packetsDropped += 1 }
+            return
+        }
+        let outcome = receiver.receive(datagram)
+        if case .dropped = outcome {
+            call.shared.withLock { $0.packetsDropped += 1 }
+            return
+        }
+        if !latched { latch(source) }
+        if !flowing {
+            flowing = true
+            onState(.flowing)
+        }
+        lastValid = MonotonicClock.now()
+        silenceReported = false
+        call.shared.withLock {
+            $0.packetsReceived += 1
+            $0.bytesReceived += datagram.count
+        }
+        switch outcome {
+        case .audio(let packet):
+            reporter.received(packet, arrival: MonotonicClock.now())
+            measure(receiver.decode(packet.payload))
+            output?.play(sequenceNumber: packet.sequenceNumber, payload: packet.payload)
+        case .event(let digit?):
+            call.shared.withLock { $0.digitsReceived += 1 }
+            onDigit(digit)
+        case .event(nil), .dropped:
+            break
+        }
+    }
+
+    private mutating func latch(_ source: RTPSocketAddress) {
+        latched = true
+        let offered = destination.map { "\($0)" } ?? "-"
+        destination = source
+        call.shared.withLock {
+            $0.remote = "\(source)"
+            $0.latched = true
+        }
+        call.logger.info("SIP audio: latched onto \(source) (symmetric RTP; the offer said \(offered))")
+    }
+
+    /// The received audio's level over `levelWindow` samples (decoded here too: a table lookup per sample).
+    private mutating func measure(_ pcm: [Int16]) {
+        for sample in pcm { levelSum += Double(sample) * Double(sample) }
+        levelSamples += pcm.count
+        guard levelSamples >= Self.levelWindow else { return }
+        let rms = (levelSum / Double(levelSamples)).squareRoot() / 32768
+        let level = rms > 0 ? 20 * log10(rms) : -120
+        call.shared.withLock { $0.receivedLevel = level }
+        levelSum = 0
+        levelSamples = 0
+    }
+}
