@@ -11,7 +11,7 @@ Checks: (a) a SIPp call with a PCMA + telephone-event offer is answered 200 with
 7 s of PCMA (sip-tester's g711a.pcap) and the device counts it, then BYE; the device logs the call answered
 and its SIP media with the packets both ways; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
 sip-tester) open the door once; (c) a wrong code (9 9 9 9 #) does not; (d) a second INVITE during a call is
-answered 486 Busy Here; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
+answered 486 Busy Here, and a WebRTC call (`intercomd call` through the backend) during it gets bye busy; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
 call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio gets 488; (h) the agents
 are still running and answer OPTIONS afterwards.
 
@@ -108,9 +108,7 @@ def answered_call(name, user, media):
 {invite(name, user, AUDIO_OFFER)}
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
-  <recv response="200" rrs="true">
-    <action><ereg regexp="m=audio [0-9]+ RTP/AVP [0-9]+" search_in="body" check_it="true" assign_to="m"/></action>
-  </recv>
+  <recv response="200" rrs="true"/>
   <send>
     <![CDATA[
       ACK [next_url] SIP/2.0
@@ -282,6 +280,7 @@ class Run(Checks):
 
     def scenario(self, processes):
         server, base, detail = start_intercom_server(self.server_bin, self.workdir)
+        self.base = base
         processes.append(server)
         if not self.check("intercom-server is up", base, detail):
             return
@@ -309,12 +308,12 @@ class Run(Checks):
                    answered.group(0)[:200] if answered else " | ".join(gate.tail(6)))
         received = re.search(r"packetsReceived[=: ]+(\d+)", ended.group(0)) if ended else None
         sent = re.search(r"packetsSent[=: ]+(\d+)", ended.group(0)) if ended else None
-        self.check("(a) the device received SIPp's 7 s of PCMA (≥ 300 packets) and sent its microphone (≥ 300 packets)",
-                   received and sent and int(received.group(1)) >= 300 and int(sent.group(1)) >= 300,
+        self.check("(a) the device received SIPp's 7 s of PCMA (≥ 200 of its 236 packets) and sent its microphone (≥ 300 packets)",
+                   received and sent and int(received.group(1)) >= 200 and int(sent.group(1)) >= 300,
                    ended.group(0)[:300] if ended else "no 'SIP media ended' line: " + " | ".join(gate.tail(6)))
         opened = gate.find_all(r"opening the door")
         self.check("(b) the keys 1 2 3 4 # (RFC 4733) open the door once", len(opened) == 1,
-                   f"{len(opened)} door pulses; " + " | ".join(line[:120] for line in gate.find_all(r"door code")))
+                   f"{len(opened)} door pulses; " + " | ".join(m.string[-120:] for m in gate.find_all(r"door code")))
 
         # (c) a wrong code
         mark = len(gate.err)
@@ -329,15 +328,29 @@ class Run(Checks):
         results = {}
         mark = len(gate.err)
         first = threading.Thread(target=lambda: results.update(first=self.sipp(
-            gate_port, answered_call("Long", "long", '  <pause milliseconds="4000"/>\n'))))
+            gate_port, answered_call("Long", "long", '  <pause milliseconds="12000"/>\n'))))
         first.start()
-        wait_for(lambda: gate.find(r"SIP call confirmed", since=mark), 5)
-        time.sleep(1.0)
+        confirmed = wait_for(lambda: gate.find(r"SIP call confirmed", since=mark), 5)
         code, said = self.sipp(gate_port, refused_call("Second", "second", 486))
+        self.check("(d) an INVITE during a SIP call is answered 486 Busy Here", confirmed and code == 0,
+                   f"{'confirmed' if confirmed else 'the first call was not confirmed'}; sipp exit {code} {said[-150:]}")
+        # A WebRTC call (intercomd call through the backend) during the SIP call: refused with bye busy.
+        caller_config = write_agent_config(os.path.join(self.workdir, "caller.toml"), self.base, "WebRTC Caller",
+                                           52.52, 13.405, os.path.join(self.workdir, "state-caller"), free_port())
+        webrtc = LoggedProcess([self.intercomd_bin, "call", "--config", caller_config, "--to", "SIP gate",
+                                "--seconds", "2"], self.workdir, "call-webrtc", env=agent_environment())
+        try:
+            exit_code = webrtc.process.wait(30)
+        except subprocess.TimeoutExpired:
+            exit_code = None
+        webrtc.stop()
+        busy = gate.find(r"call incoming WebRTC Caller: .*", since=mark)
         first.join(30)
-        self.check("(d) an INVITE during a SIP call is answered 486 Busy Here and the first call goes on to its BYE",
-                   code == 0 and results.get("first", (1,))[0] == 0,
-                   f"second: sipp exit {code} {said[-150:]}; first: {results.get('first')}")
+        self.check("(d) a WebRTC call during the SIP call is refused busy (the caller exits 1, the device logs it busy) "
+                   "and the SIP call goes on to its BYE",
+                   exit_code == 1 and busy and "busy" in busy.group(0).lower() and results.get("first", (1,))[0] == 0,
+                   f"intercomd call exit {exit_code}; device: {busy.group(0)[:160] if busy else 'no outcome line'}; "
+                   f"first SIP call: {results.get('first', ('running',))[0]} | " + " | ".join(webrtc.tail(3)))
 
         # (e) CANCEL before the answer
         mark = len(front.err)

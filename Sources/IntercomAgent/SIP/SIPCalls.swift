@@ -12,7 +12,7 @@ final class SIPCalls: Sendable {
     private let coordinator: CallCoordinator
     /// Callers admitted (a SIP URI, or a user part / number); empty admits anyone who reaches the device.
     private let allowed: [String]
-    private let doorCode: Mutex<DoorCodePolicy>?
+    private let doorCode: Mutex<DoorCodePolicy?>
     private let dialogs = Mutex<[String: SIPDialogConnection]>([:])
     private let logger: Logger
 
@@ -21,7 +21,7 @@ final class SIPCalls: Sendable {
         self.media = media
         self.coordinator = coordinator
         self.allowed = allowed
-        self.doorCode = doorCode.map { Mutex(DoorCodePolicy(configuration: $0)) }
+        self.doorCode = Mutex(doorCode.map { DoorCodePolicy(configuration: $0) })
         self.logger = logger
     }
 
@@ -36,7 +36,7 @@ final class SIPCalls: Sendable {
             }
             let dialog = SIPDialogConnection(invite: invite, agent: agent, calls: self, logger: logger)
             dialogs.withLock { $0[invite.callID] = dialog }
-            doorCode?.withLock { $0.callStarted() }
+            doorCode.withLock { $0?.callStarted() }
             logger.notice("SIP call from \(dialog.callerName) <\(invite.fromURI)>", metadata: ["session": "\(dialog.sessionID)"])
             await coordinator.sipInvited(dialog)
         case .confirmed(let callID), .cancelled(let callID), .ended(let callID, _):
@@ -51,8 +51,13 @@ final class SIPCalls: Sendable {
 
     /// One key typed in `sessionID`'s call; true when it completed the right code.
     func doorKey(_ key: Character, sessionID: String) -> Bool {
-        guard let doorCode else { return false }
-        let actions = doorCode.withLock { $0.key(key, at: MonotonicInstant(sinceBoot: MonotonicClock.now())) }
+        let now = MonotonicInstant(sinceBoot: MonotonicClock.now())
+        let typed: ([DoorCodePolicy.Action], Duration)? = doorCode.withLock { stored in
+            guard var policy = stored else { return nil }
+            defer { stored = policy }
+            return (policy.key(key, at: now), policy.configuration.lockout)
+        }
+        guard let (actions, lockout) = typed else { return false }
         var opens = false
         for action in actions {
             switch action {
@@ -62,7 +67,7 @@ final class SIPCalls: Sendable {
             case .wrongCode(let remaining):
                 logger.warning("SIP door code wrong (\(remaining) more lock the keypad)", metadata: ["session": "\(sessionID)"])
             case .lockedOut(let until):
-                logger.warning("SIP door code wrong too often: keypad locked for \(doorCode.withLock { $0.configuration.lockout })",
+                logger.warning("SIP door code wrong too often: keypad locked for \(lockout)",
                                metadata: ["session": "\(sessionID)", "until": "\(until)"])
             case .cleared:
                 break
@@ -71,7 +76,23 @@ final class SIPCalls: Sendable {
         return opens
     }
 
+    /// An entry admits the From URI as written, the same without its port and parameters (`sip:user@host`),
+    /// or its user part alone (a number).
     private func admits(_ invite: SIPIncomingInvite) -> Bool {
-        allowed.isEmpty || allowed.contains { $0 == invite.fromURI || $0 == invite.fromUser }
+        guard !allowed.isEmpty else { return true }
+        let bare = Self.userAtHost(invite.fromURI)
+        return allowed.contains { $0 == invite.fromURI || $0 == bare || $0 == invite.fromUser }
+    }
+
+    /// `sip:user@host` of a URI such as `sip:user@host:5062;transport=udp` (an IPv6 host keeps its brackets).
+    static func userAtHost(_ uri: String) -> String {
+        guard let at = uri.lastIndex(of: "@") else { return uri }
+        var host = uri[uri.index(after: at)...].prefix { $0 != ";" && $0 != "?" }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            host = host[...close]
+        } else if let colon = host.firstIndex(of: ":") {
+            host = host[..<colon]
+        }
+        return String(uri[..<uri.index(after: at)] + host)
     }
 }

@@ -115,6 +115,7 @@ actor SIPDialogConnection: RoomConnection {
         progress = .over
         logger.notice("SIP offer refused (488): \(why)", metadata: ["session": "\(sessionID)"])
         agent.refuse(callID: invite.callID, status: 488, reason: "Not Acceptable Here")
+        sink.yield(.signal(from: Self.peerID, .bye(.error)))  // the call ends now, not at a media timeout
     }
 
     /// A key the caller typed (RFC 4733), from the media's thread.
