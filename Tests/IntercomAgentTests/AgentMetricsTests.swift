@@ -63,9 +63,9 @@ struct AgentMetricsTests {
         try await Self.serving(metrics, status: status) { base in
             let (code, text) = try await Self.get(base + "/metrics")
             #expect(code == 200)
-            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="answered"} 1"#), "\(text)")
-            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="no_answer"} 2"#))
-            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="busy"} 0"#))
+            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="answered",route="webrtc"} 1"#), "\(text)")
+            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="no_answer",route="webrtc"} 2"#))
+            #expect(text.contains(#"intercom_calls_total{direction="incoming",outcome="busy",route="webrtc"} 0"#))
             #expect(text.contains(#"intercom_call_ring_to_answer_seconds_bucket{le="1.0"} 0"#))
             #expect(text.contains(#"intercom_call_ring_to_answer_seconds_bucket{le="2.5"} 1"#))
             #expect(text.contains(#"intercom_call_answer_to_first_frame_seconds_bucket{le="0.2"} 1"#))

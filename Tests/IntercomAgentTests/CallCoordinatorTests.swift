@@ -279,7 +279,7 @@ import Testing
             let exposition = String(decoding: metrics.exposition(status: AgentStatusSnapshot(registered: true, liveQueryUp: true, callsReceived: 1, callState: "idle", line: "idle"), temperatureCelsius: nil),
                                     as: UTF8.self)
             let counted = exposition.split(separator: "\n").filter { $0.hasPrefix("intercom_calls_total{") && !$0.hasSuffix(" 0") }
-            #expect(counted == [#"intercom_calls_total{direction="incoming",outcome="failed",reason="ice_failed"} 1"#],
+            #expect(counted == [#"intercom_calls_total{direction="incoming",outcome="failed",reason="ice_failed",route="webrtc"} 1"#],
                     "\(counted)")
             await visitor.close()
         }

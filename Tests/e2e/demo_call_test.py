@@ -569,7 +569,7 @@ class Run:
         if status != 200:
             self.check("[auto] /metrics answers", False, f"HTTP {status}: {str(samples)[:200]}")
             return
-        answered = samples.get('intercom_calls_total{direction="incoming",outcome="answered"}')
+        answered = samples.get('intercom_calls_total{direction="incoming",outcome="answered",route="webrtc"}')
         first_frames = samples.get("intercom_call_answer_to_first_frame_seconds_count")
         encoded = samples.get("intercom_video_encode_seconds_count")
         sent = samples.get("intercom_media_sent_bytes_total")
@@ -597,7 +597,7 @@ class Run:
     def answered_calls_counted(self, demo):
         status, samples = demo.metrics()
         logged = sum(1 for line in demo.stderr() if re.search(r"call incoming .+?: answered", line))
-        counted = samples.get('intercom_calls_total{direction="incoming",outcome="answered"}') if status == 200 else None
+        counted = samples.get('intercom_calls_total{direction="incoming",outcome="answered",route="webrtc"}') if status == 200 else None
         self.check("[auto] /metrics counts exactly the answered calls the device logged", counted == logged,
                    f"intercom_calls_total answered {counted}, outcome lines {logged}")
 

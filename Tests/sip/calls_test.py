@@ -32,7 +32,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
-                   start_intercom_server, write_agent_config)
+                   scrape_metrics, start_intercom_server, write_agent_config)
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
@@ -227,6 +227,7 @@ class Run(Checks):
         self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
         self.workdir = tempfile.mkdtemp(prefix="intercom-sip-calls-")
         self.scenarios = 0
+        self.metrics = {}
 
     def agent(self, label, base, call, sip):
         metrics_port, sip_port = free_port(), free_udp_port()
@@ -237,6 +238,7 @@ class Run(Checks):
             extra=f'\n[sip]\nregistrar = "127.0.0.1:{free_udp_port()}"\nuser = "{label}"\nport = {sip_port}\n{sip}')
         process = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, f"agent-{label}",
                                 env=agent_environment())
+        self.metrics[process.label] = metrics_port
         return process, sip_port
 
     def sipp(self, port, scenario, timeout=40):
@@ -306,6 +308,9 @@ class Run(Checks):
                    code == 0, f"sipp exit {code}: {said}")
         self.check("(a) the device logs the SIP call answered", answered,
                    answered.group(0)[:200] if answered else " | ".join(gate.tail(6)))
+        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
+        counted = samples.get('intercom_calls_total{direction="incoming",outcome="answered",route="sip"}') if status == 200 else None
+        self.check("(a) /metrics counts it with route=\"sip\"", counted == 1, f"HTTP {status}: {counted}")
         received = re.search(r"packetsReceived[=: ]+(\d+)", ended.group(0)) if ended else None
         sent = re.search(r"packetsSent[=: ]+(\d+)", ended.group(0)) if ended else None
         self.check("(a) the device received SIPp's 7 s of PCMA (≥ 200 of its 236 packets) and sent its microphone (≥ 300 packets)",

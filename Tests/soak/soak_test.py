@@ -430,7 +430,7 @@ class Run:
             return
         peers = re.search(r"^intercom_media_peers (\S+)$", text, re.M)
         series = sorted(set(re.findall(r'^(\w+)\{peer="([^"]*)"', text, re.M)))
-        answered = re.search(r'^intercom_calls_total\{direction="incoming",outcome="answered"\} (\S+)$', text, re.M)
+        answered = re.search(r'^intercom_calls_total\{direction="incoming",outcome="answered",route="webrtc"\} (\S+)$', text, re.M)
         detail = (f"intercom_media_peers {peers.group(1) if peers else 'missing'}, per-peer series "
                   f"{len(series)}{' ' + str(series[:4]) if series else ''}, answered calls "
                   f"{answered.group(1) if answered else 'missing'}")

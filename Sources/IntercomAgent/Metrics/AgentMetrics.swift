@@ -46,7 +46,8 @@ public final class AgentMetrics: Sendable {
             Counter(label: label, factory: factory).increment(by: 0)
         }
         for outcome in ["answered", "no_answer", "declined", "busy"] {
-            Counter(label: "intercom_calls_total", dimensions: [("direction", "incoming"), ("outcome", outcome)],
+            Counter(label: "intercom_calls_total",
+                    dimensions: [("direction", "incoming"), ("outcome", outcome), ("route", CallRoute.webrtc.rawValue)],
                     factory: factory).increment(by: 0)
         }
     }
@@ -55,6 +56,7 @@ public final class AgentMetrics: Sendable {
     public func callEnded(_ summary: CallSummary) {
         var dimensions = [("direction", "\(summary.direction)"), ("outcome", summary.outcome.metricLabel)]
         if let reason = summary.outcome.failureReasonLabel { dimensions.append(("reason", reason)) }
+        dimensions.append(("route", CallRoute(sessionID: summary.sessionID).rawValue))
         Counter(label: "intercom_calls_total", dimensions: dimensions, factory: factory).increment()
         if let ringToAnswer = summary.ringToAnswer { self.ringToAnswer.recordNanoseconds(ringToAnswer.nanoseconds) }
     }
