@@ -1,8 +1,10 @@
 #!/bin/sh
 # SIP against real peers started by the tests: registration against kamailio (digest auth) and a SIPp OPTIONS
 # ping (sip_test.py), then calls from SIPp straight to the device's SIP port: G.711 both ways, the door code
-# by RFC 4733 keys, busy, CANCEL, the allow-list and a 488 (calls_test.py). Needs python3, kamailio (kamcmd)
-# and sip-tester (sipp) (Debian packages; scripts/debian-packages.txt).
+# by RFC 4733 keys, busy, CANCEL, the allow-list and a 488 (calls_test.py); then baresip, a real SIP phone, calls
+# the device through kamailio: two-way audio checked by frequency at both ends, the door code, 486, BYE
+# (baresip_test.py). Needs python3, kamailio (kamcmd), sip-tester (sipp) and baresip (Debian packages;
+# scripts/debian-packages.txt).
 # Usage: Tests/sip/run.sh [--server BIN] [--intercomd BIN]
 # Binaries: Tests/support/binary-flags.sh.
 set -eu
@@ -13,4 +15,5 @@ repo=$(cd "$here/../.." && pwd)
 status=0
 python3 "$here/sip_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/calls_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
+python3 "$here/baresip_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 exit $status

@@ -23,7 +23,6 @@ Usage: sip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 kee
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -39,68 +38,15 @@ from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_r
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
+sys.path.insert(0, HERE)
+from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
+
 PASSWORD = "s3cret-sip"
 KEEPALIVE_SECONDS = 2
 RECOVERY_SECONDS = 15
-KAMAILIO_MODULES = "/usr/lib/x86_64-linux-gnu/kamailio/modules/"
 
 
 tool = find_tool
-
-
-def free_udp_port():
-    """A port free for both UDP and TCP on 127.0.0.1 (kamailio listens on both)."""
-    import socket
-    while True:
-        port = free_port()
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
-
-
-def kamailio_config(workdir, port, modules):
-    return f"""#!KAMAILIO
-debug=2
-log_stderror=yes
-children=2
-tcp_children=1
-listen=udp:127.0.0.1:{port}
-listen=tcp:127.0.0.1:{port}
-mpath="{modules}"
-loadmodule "kex.so"
-loadmodule "corex.so"
-loadmodule "tm.so"
-loadmodule "sl.so"
-loadmodule "pv.so"
-loadmodule "maxfwd.so"
-loadmodule "textops.so"
-loadmodule "siputils.so"
-loadmodule "xlog.so"
-loadmodule "usrloc.so"
-loadmodule "registrar.so"
-loadmodule "auth.so"
-loadmodule "ctl.so"
-modparam("ctl", "binrpc", "unix:{workdir}/kamailio.ctl")
-modparam("usrloc", "db_mode", 0)
-request_route {{
-    if (!mf_process_maxfwd_header("10")) {{ sl_send_reply("483", "Too Many Hops"); exit; }}
-    if (is_method("OPTIONS") && uri==myself && $rU==$null) {{ sl_send_reply("200", "Keepalive"); exit; }}
-    if (is_method("REGISTER")) {{
-        if (!pv_www_authenticate("$td", "{PASSWORD}", "0")) {{
-            xlog("L_NOTICE", "REGISTER challenged for $fu from $si:$sp\\n");
-            www_challenge("$td", "0");
-            exit;
-        }}
-        if (!save("location")) {{ sl_reply_error(); }}
-        xlog("L_NOTICE", "REGISTER saved $tu contact $ct expires $hdr(Expires) over $pr\\n");
-        exit;
-    }}
-    sl_send_reply("404", "Not here");
-}}
-"""
 
 
 OPTIONS_SCENARIO = """<?xml version="1.0" encoding="ISO-8859-1" ?>
@@ -121,45 +67,6 @@ OPTIONS_SCENARIO = """<?xml version="1.0" encoding="ISO-8859-1" ?>
   <recv response="200" timeout="5000"/>
 </scenario>
 """
-
-
-class Kamailio:
-    def __init__(self, workdir, port):
-        self.workdir, self.port = workdir, port
-        self.config = os.path.join(workdir, "kamailio.cfg")
-        with open(self.config, "w", encoding="utf-8") as f:
-            f.write(kamailio_config(workdir, port, KAMAILIO_MODULES))
-        self.process = None
-        self.starts = 0
-
-    def start(self):
-        self.starts += 1
-        # -DD: stay in the foreground (children still forked), -E: log to stderr; its own process group so the
-        # children die with it.
-        self.process = LoggedProcess([tool("kamailio"), "-f", self.config, "-DD", "-E", "-w", self.workdir],
-                                     self.workdir, f"kamailio-{self.starts}")
-        return wait_for(lambda: os.path.exists(os.path.join(self.workdir, "kamailio.ctl")) and self.dump() is not None, 10)
-
-    def kill(self):
-        """SIGKILL the main process and its children (they share its process group only if setsid; kill by pid list)."""
-        children = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout.split()
-        for pid in [self.process.pid] + [int(c) for c in children]:
-            try:
-                os.kill(int(pid), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.process.process.wait(5)
-        self.process.stopped = True
-        try:
-            os.unlink(os.path.join(self.workdir, "kamailio.ctl"))
-        except FileNotFoundError:
-            pass
-
-    def dump(self):
-        """`kamcmd ul.dump` text, or None when kamailio does not answer."""
-        result = subprocess.run([tool("kamcmd"), "-s", f"unix:{self.workdir}/kamailio.ctl", "ul.dump"],
-                                capture_output=True, text=True, timeout=5)
-        return result.stdout if result.returncode == 0 else None
 
 
 def cpu_seconds(pid):
@@ -235,7 +142,7 @@ class Run(Checks):
         if not self.check("intercom-server is up", base, detail):
             return
         registrar_port = free_udp_port()
-        kamailio = Kamailio(self.workdir, registrar_port)
+        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD)
         processes.append(kamailio)
         if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
                           f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):

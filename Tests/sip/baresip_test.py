@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""SIP calls through a registrar: baresip (a real SIP phone, Debian's baresip 1.0.0) calls `intercomd run`
+through kamailio (issue #18).
+
+kamailio (Tests/sip/kamailio.py, `route_calls`) is the registrar (digest auth) and the proxy: an INVITE to a
+registered AOR is record-routed and relayed to its contact, in-dialog requests follow the Route set. The agent
+`gate` registers as sip:gate@127.0.0.1 (auto answer, `call.allow_door_open = true`, a door code file holding
+1234, the 440 Hz test tone as its microphone, its speaker an ALSA `file` PCM recording into speaker.raw through
+the agent's ~/.asoundrc). baresip runs headless (`-f CONFDIR`, the stdio module driven through a pipe), registers
+as sip:phone@127.0.0.1, sends a 1000 Hz tone (aufile, an 8 kHz WAV written here) and dumps the audio it decodes
+(sndfile, `dump-…-dec.wav`).
+
+Checks: (a) both register (kamailio's location table holds gate and phone); (b) baresip dials
+sip:gate@127.0.0.1:<kamailio port> and the call is established through kamailio (relayed, record-routed);
+(c) baresip's recording of the device's audio has the device's 440 Hz tone and the device's speaker played
+baresip's 1000 Hz (dominant frequency within ±2 %, estimated here without numpy); (d) baresip types 1234#
+(RFC 4733 telephone-events) and the device opens the door exactly once; (e) a second call from baresip through
+kamailio while the first is up gets 486 Busy Here; (f) baresip hangs up: the device logs the call answered and
+ended by the caller's BYE (remoteBye) and its SIP media with packets both ways.
+
+Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
+Usage: baresip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
+"""
+
+import glob
+import math
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.dont_write_bytecode = True
+from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+                   start_intercom_server, write_agent_config)
+from prerequisites import find_tool, missing_prerequisites  # noqa: E402
+from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+
+sys.path.insert(0, HERE)
+from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
+
+PASSWORD = "s3cret-sip"
+DOOR_CODE = "1234"
+DEVICE_TONE = 440.0     # `capture = "tone"` (Sources/IntercomAgent/Media/AudioEndpoints.swift: .testTone())
+PHONE_TONE = 1000.0     # what baresip sends
+TOLERANCE = 0.02
+BARESIP_MODULES = "/usr/lib/baresip/modules"
+
+
+# ---- a dominant-frequency estimate without numpy -------------------------------------------------------------
+
+def goertzel_power(samples, rate, hertz):
+    coefficient = 2 * math.cos(2 * math.pi * hertz / rate)
+    s1 = s2 = 0.0
+    for x in samples:
+        s1, s2 = x + coefficient * s1 - s2, s1
+    return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+
+
+def dominant_frequency(samples, rate, low=100.0, high=3500.0):
+    """The strongest frequency of `samples` (one 8 kHz second at most): a coarse Goertzel scan over 50 ms in
+    10 Hz steps, refined in 1 Hz steps over the whole window around the coarse peak."""
+    if len(samples) < rate // 10:
+        return None
+    coarse_window = samples[len(samples) // 2: len(samples) // 2 + rate // 20]
+    coarse = max((goertzel_power(coarse_window, rate, f), f) for f in range(int(low), int(high), 10))[1]
+    return max((goertzel_power(samples, rate, f), f) for f in range(max(int(low), coarse - 30), coarse + 31))[1]
+
+
+def rms_dbfs(samples):
+    if not samples:
+        return -120.0
+    mean = sum(x * x for x in samples) / len(samples)
+    return 10 * math.log10(mean / 32768.0 ** 2) if mean > 0 else -120.0
+
+
+def loudest_second(samples, rate, step_seconds=0.25):
+    """The one-second window of `samples` with the highest energy (the call's audio, not the silence around it)."""
+    if len(samples) <= rate:
+        return samples
+    step = int(rate * step_seconds)
+    best = max(range(0, len(samples) - rate, step), key=lambda start: sum(x * x for x in samples[start:start + rate:8]))
+    return samples[best:best + rate]
+
+
+def pcm16(data):
+    count = len(data) // 2
+    return list(struct.unpack(f"<{count}h", data[:count * 2]))
+
+
+def wav_samples(path):
+    """(samples, rate) of a 16-bit mono WAV; tolerant of a header whose sizes were never finalized."""
+    with open(path, "rb") as f:
+        data = f.read()
+    rate = struct.unpack("<I", data[24:28])[0] if len(data) >= 28 else 8000
+    at = data.find(b"data")
+    return (pcm16(data[at + 8:]) if at >= 0 else []), rate
+
+
+def frequency_figures(samples, rate):
+    """(dominant Hz or None, dBFS) of the loudest second, resampled to 8 kHz by taking every n-th sample."""
+    second = loudest_second(samples, rate)
+    if rate != 8000:
+        second = second[::rate // 8000]
+    return dominant_frequency(second, 8000), rms_dbfs(second)
+
+
+def within(hertz, expected):
+    return hertz is not None and abs(hertz - expected) <= expected * TOLERANCE
+
+
+# ---- baresip ---------------------------------------------------------------------------------------------------
+
+def write_tone_wav(path, hertz, seconds, rate=8000):
+    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate)))
+                      for i in range(rate * seconds))
+    header = (b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVEfmt " +
+              struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)))
+    with open(path, "wb") as f:
+        f.write(header + frames)
+
+
+def free_port_pair():
+    """A UDP/TCP port whose next port is free too (baresip listens for TLS on sip_listen's port + 1)."""
+    import socket
+    while True:
+        port = free_udp_port()
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+
+
+def baresip_config(confdir, sip_port, tone, recordings):
+    os.makedirs(confdir, exist_ok=True)
+    with open(os.path.join(confdir, "config"), "w", encoding="utf-8") as f:
+        f.write(f"""poll_method epoll
+net_interface 127.0.0.1
+sip_listen 127.0.0.1:{sip_port}
+audio_source aufile,{tone}
+audio_player alsa,null
+audio_alert alsa,null
+module_path {BARESIP_MODULES}
+module stdio.so
+module g711.so
+module aufile.so
+module alsa.so
+module sndfile.so
+snd_path {recordings}
+module_app account.so
+module_app menu.so
+""")
+
+
+class Baresip(LoggedProcess):
+    """baresip with the stdio module reading commands from a pipe (`/dial URI`, digits as keys, `/hangup`)."""
+
+    def __init__(self, confdir, workdir):
+        super().__init__([find_tool("baresip"), "-f", confdir], workdir, "baresip", stdin=subprocess.PIPE)
+
+    def type(self, text):
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
+
+    def said(self, pattern, since=0):
+        """The first match of `pattern` in baresip's stdout from line `since` on."""
+        regex = re.compile(pattern)
+        with self.lock:
+            lines = self.out[since:]
+        return next((m for m in (regex.search(line) for line in lines) if m), None)
+
+    def lines(self):
+        with self.lock:
+            return len(self.out)
+
+    def stop(self, sig=signal.SIGTERM, clean_within=5, kill_after=5):
+        return super().stop(sig, clean_within, kill_after)
+
+
+class Run(Checks):
+    def __init__(self, server_bin, intercomd_bin):
+        super().__init__()
+        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
+        self.workdir = tempfile.mkdtemp(prefix="intercom-sip-baresip-")
+
+    def run(self):
+        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("baresip", "baresip")))
+        for problem in missing:
+            self.check("prerequisites", False, problem)
+        if missing:
+            return self
+        for path, package in ((KAMAILIO_MODULES, "kamailio"), (f"{BARESIP_MODULES}/sndfile.so", "baresip")):
+            if not os.path.exists(path):
+                self.check(f"{path} is installed", False, f"missing (apt-get install {package})")
+                return self
+        processes = []
+        try:
+            self.scenario(processes)
+        finally:
+            for process in reversed(processes):
+                process.stop()
+            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
+        return self
+
+    def gate(self, base, registrar_port):
+        password_file = os.path.join(self.workdir, "gate.password")
+        with open(password_file, "w", encoding="utf-8") as f:
+            f.write(PASSWORD + "\n")
+        code_file = os.path.join(self.workdir, "door-code")
+        with open(code_file, "w", encoding="utf-8") as f:
+            f.write(DOOR_CODE + "\n")
+        # The speaker: an ALSA file PCM (48 kHz mono S16_LE as the agent opens it), found through $HOME/.asoundrc.
+        home = os.path.join(self.workdir, "gate-home")
+        os.makedirs(home, exist_ok=True)
+        self.speaker = os.path.join(self.workdir, "speaker.raw")
+        with open(os.path.join(home, ".asoundrc"), "w", encoding="utf-8") as f:
+            f.write(f'pcm.doorspeaker {{\n    type file\n    slave {{ pcm {{ type null }} }}\n'
+                    f'    file "{self.speaker}"\n    format raw\n}}\n')
+        config = write_agent_config(
+            os.path.join(self.workdir, "gate.toml"), base, "SIP gate", 52.52, 13.405,
+            os.path.join(self.workdir, "state-gate"), free_port(), call="allow_door_open = true\n",
+            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
+                  f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n'
+                  f'door_code_file = "{code_file}"\n')
+        with open(config, encoding="utf-8") as f:
+            text = f.read()
+        with open(config, "w", encoding="utf-8") as f:
+            f.write(text.replace('playback = "null"', 'playback = "doorspeaker"'))
+        return LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent-gate",
+                             env={**agent_environment(), "HOME": home})
+
+    def scenario(self, processes):
+        server, base, detail = start_intercom_server(self.server_bin, self.workdir)
+        processes.append(server)
+        if not self.check("intercom-server is up", base, detail):
+            return
+        registrar_port = free_udp_port()
+        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD, route_calls=True)
+        processes.append(kamailio)
+        if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
+                          f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):
+            return
+        gate = self.gate(base, registrar_port)
+        processes.append(gate)
+
+        confdir = os.path.join(self.workdir, "baresip")
+        recordings = os.path.join(self.workdir, "baresip-recordings")
+        os.makedirs(recordings, exist_ok=True)
+        tone = os.path.join(self.workdir, "phone-tone.wav")
+        write_tone_wav(tone, PHONE_TONE, 60)
+        baresip_config(confdir, free_port_pair(), tone, recordings)
+        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
+            f.write(f"<sip:phone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
+        phone = Baresip(confdir, self.workdir)
+        processes.append(phone)
+
+        # (a) both registered
+        def registered():
+            dump = kamailio.dump() or ""
+            contacts = [re.search(pattern, dump) for pattern in (r"sip:gate@127\.0\.0\.1:\d+", r"sip:phone[^@>\s]*@127\.0\.0\.1:\d+")]
+            return ", ".join(c.group(0) for c in contacts) if all(contacts) else None
+        dump = wait_for(registered, 20, 0.2)
+        if not self.check("(a) the device (user gate) and baresip (phone) register with kamailio (digest auth); "
+                          "kamcmd ul.dump holds both contacts", dump,
+                          "gate: " + " | ".join(gate.tail(3)) + "; baresip: " + " | ".join(phone.tail(4, stdout=True))
+                          if not dump else f"contacts {dump}"):
+            return
+
+        # (b) the call through kamailio
+        mark = phone.lines()
+        phone.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
+        established = wait_for(lambda: phone.said(r"[Cc]all established.*", mark), 15, 0.1)
+        relayed = kamailio.process.find(r"INVITE from sip:phone@\S+ relayed to (\S+)")
+        answered = wait_for(lambda: gate.find(r"call incoming (.+?): answered.*|SIP call confirmed.*"), 5, 0.1)
+        if not self.check("(b) baresip dials sip:gate@ kamailio; kamailio relays the INVITE to the device's contact, "
+                          "the device answers and baresip reports the call established",
+                          established and relayed,
+                          f"{relayed.group(0)[:120] if relayed else 'no relay line in kamailio'}; "
+                          f"{established.group(0)[:100] if established else 'baresip: ' + ' | '.join(phone.tail(6, stdout=True))}"
+                          f"; device: {answered.group(0)[:100] if answered else ' | '.join(gate.tail(4))}"):
+            return
+
+        # (c) two-way audio: wait until both ends have recorded 2 s past the call's start
+        def recorded():
+            dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
+            speaker = os.path.getsize(self.speaker) if os.path.exists(self.speaker) else 0
+            phone_bytes = os.path.getsize(dumps[0]) if dumps else 0
+            return (dumps[0], speaker, phone_bytes) if speaker >= 48_000 * 2 * 3 and phone_bytes >= 8000 * 2 * 3 else None
+        got = wait_for(recorded, 15, 0.2)
+        dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
+        if dumps:
+            samples, rate = wav_samples(dumps[0])
+            heard_at_phone, level = frequency_figures(samples, rate)
+            detail = f"{heard_at_phone} Hz at {level:.1f} dBFS over {len(samples) / rate:.1f} s of {rate} Hz"
+        else:
+            heard_at_phone, level, detail = None, -120.0, f"no dump-*-dec.wav in {recordings}"
+        self.check(f"(c) baresip decoded the device's {DEVICE_TONE:.0f} Hz tone (dominant frequency within ±2 %)",
+                   got and within(heard_at_phone, DEVICE_TONE) and level > -30, detail)
+        if os.path.exists(self.speaker):
+            with open(self.speaker, "rb") as f:
+                played = pcm16(f.read())
+            heard_at_device, level = frequency_figures(played, 48_000)
+            detail = f"{heard_at_device} Hz at {level:.1f} dBFS over {len(played) / 48_000:.1f} s of 48 kHz"
+        else:
+            heard_at_device, level, detail = None, -120.0, f"the device's speaker wrote nothing: " + " | ".join(gate.tail(4))
+        self.check(f"(c) the device's speaker played baresip's {PHONE_TONE:.0f} Hz (dominant frequency within ±2 %)",
+                   got and within(heard_at_device, PHONE_TONE) and level > -30, detail)
+
+        # (d) the door code as RFC 4733 telephone-events; typed a second time later in the call (the count of door
+        # openings is read once the call ended, when the media line says that all 10 keys arrived).
+        mark = phone.lines()
+        phone.type(DOOR_CODE + "#")
+        opened = wait_for(lambda: gate.find(r"opening the door.*"), 10, 0.1)
+        accepted = gate.find(r"SIP door code accepted.*")
+        self.check("(d) baresip types 1234# (RFC 4733 telephone-events): the device accepts the code and opens the door",
+                   opened and accepted, (accepted.group(0)[:100] if accepted else "no 'door code accepted' line") + "; "
+                   + (opened.group(0)[:100] if opened else " | ".join(gate.tail(4))))
+        # baresip logs each key when typed and `digit end` once its queue of telephone-events is sent.
+        wait_for(lambda: phone.said(r"send DTMF digit end: '#'", mark), 10, 0.1)
+        mark = phone.lines()
+        phone.type(DOOR_CODE + "#")
+        sent_again = wait_for(lambda: phone.said(r"send DTMF digit end: '#'", mark), 10, 0.1)
+        # `digit end` means the keys are queued; baresip then sends their telephone-events at one packet per ptime
+        # (about 1 s for 5 keys) and the device logs nothing for a code after the door opened. Not an assertion:
+        # the count of keys the device received is checked once the call ended (too short a wait fails it).
+        time.sleep(2)
+
+        # (e) busy through kamailio
+        mark = phone.lines()
+        phone.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
+        busy = wait_for(lambda: phone.said(r".*\b486 Busy Here.*", mark), 10, 0.1)
+        refused = wait_for(lambda: gate.find(r"call incoming phone: unanswered.*"), 5, 0.1)
+        self.check("(e) a second call from baresip through kamailio during the call gets 486 Busy Here (the device logs "
+                   "it unanswered, busy)",
+                   busy and refused and "busy" in refused.group(0),
+                   (busy.group(0)[:100] if busy else "baresip: " + " | ".join(phone.tail(6, stdout=True))) + "; "
+                   + (refused.group(0)[:100] if refused else "no unanswered line on the device"))
+
+        # (f) baresip hangs up
+        mark = gate.mark()
+        phone.type("/hangup\n")
+        outcome = wait_for(lambda: gate.find(r"call incoming phone: answered.*", mark), 10, 0.1)
+        ended = wait_for(lambda: gate.find(r"SIP media ended: .*"), 5, 0.1)
+        bye = kamailio.process.find(r"in-dialog BYE from sip:phone@\S+ relayed .*")
+        self.check("(f) baresip hangs up: its BYE follows the route set through kamailio and the device logs the call "
+                   "answered and ended by the caller's BYE (remoteBye)",
+                   bye and outcome and re.search(r"answered\(.*remoteBye", outcome.group(0)),
+                   (bye.group(0)[:110] if bye else "kamailio relayed no BYE") + "; "
+                   + (outcome.group(0)[:150] if outcome else "no outcome line: " + " | ".join(gate.tail(5))))
+        text = ended.group(0) if ended else ""
+        received = re.search(r"packetsReceived[=: ]+(\d+)", text)
+        sent = re.search(r"packetsSent[=: ]+(\d+)", text)
+        talk = re.search(r'talk="([0-9.]+) seconds"', outcome.group(0)) if outcome else None
+        # 20 ms packets: 50 a second each way while the call talked; at least 80 % of them.
+        least = int(float(talk.group(1)) * 50 * 0.8) if talk else 150
+        self.check("(f) the device's SIP media ended with packets both ways (≥ 80 % of 50 a second of talk time each)",
+                   received and sent and int(received.group(1)) >= least and int(sent.group(1)) >= least,
+                   f"received {received.group(1) if received else '?'}, sent {sent.group(1) if sent else '?'}, "
+                   f"at least {least} for {talk.group(1)[:4] if talk else '?'} s of talk: "
+                   + (text[:260] if text else "no 'SIP media ended' line"))
+        digits = re.search(r"digitsReceived[=: ]+(\d+)", text)
+        pulses = gate.find_all(r"opening the door")
+        self.check("(d) the code typed twice in one call (10 keys received) opened the door exactly once",
+                   sent_again and digits and int(digits.group(1)) == 10 and len(pulses) == 1,
+                   f"{digits.group(1) if digits else '?'} keys received, {len(pulses)} door openings"
+                   + ("" if sent_again else "; baresip did not finish sending the second code"))
+
+
+def main():
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
+    log(f"sip baresip: baresip calls intercomd run through kamailio; command: {' '.join(sys.argv)}")
+    started = time.monotonic()
+    checks = Run(server, intercomd).run()
+    log(f"{checks.passed} passed, {checks.failed} failed ({time.monotonic() - started:.0f} s)")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
