@@ -12,7 +12,7 @@ Checks: (a) a SIPp call with a PCMA + telephone-event offer is answered 200 with
 and its SIP media with the packets both ways; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
 sip-tester) open the door once; (c) a wrong code (9 9 9 9 #) does not; (d) a second INVITE during a call is
 answered 486 Busy Here, and a WebRTC call (`intercomd call` through the backend) during it gets bye busy; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
-call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio gets 488; (h) the agents
+call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio, or one that is not SDP, gets 488; (h) the agents
 are still running and answer OPTIONS afterwards.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
@@ -372,6 +372,8 @@ class Run(Checks):
         # (g) no audio in the offer
         code, said = self.sipp(gate_port, refused_call("Video", "video", 488, offer=VIDEO_ONLY_OFFER))
         self.check("(g) an offer without audio is refused 488 Not Acceptable Here", code == 0, f"sipp exit {code}: {said[-200:]}")
+        code, said = self.sipp(gate_port, refused_call("Garbage", "garbage", 488, offer="v=9\nthis is not a session description"))
+        self.check("(g) an offer that does not parse as SDP is refused 488", code == 0, f"sipp exit {code}: {said[-200:]}")
 
         # (h) still there
         alive = [agent.process.poll() is None for agent in (gate, front)]

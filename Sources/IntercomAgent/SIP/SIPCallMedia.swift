@@ -34,6 +34,9 @@ final class SIPCallMedia: CallMediaSession {
         } catch let error as SIPAudioAnswerError {
             await dialog.unusableOffer("\(error)")
             throw error
+        } catch let error as SDPError {
+            await dialog.unusableOffer("the offer does not parse: \(error)")
+            throw error
         }
         audio.withLock { $0 = call }
         await signal(.answer(sdp: call.answer))
