@@ -34,7 +34,8 @@ public struct IntercomConfiguration: Sendable, Equatable {
             secrets: secrets)
 
         presence = PresenceSettings(root.table("presence"))
-        call = CallSettings(root.table("call"))
+        let callReader = root.table("call")
+        call = CallSettings(callReader)
         video = VideoSettings(root.table("video"))
         audio = AudioSettings(root.table("audio"))
         gpio = root.table("gpio").map(GPIOSettings.init)
@@ -45,6 +46,9 @@ public struct IntercomConfiguration: Sendable, Equatable {
         mqtt = MQTTSettings(root.table("mqtt"), secrets: secrets)
         whep = WHEPSettings(root.table("whep"), secrets: secrets)
         sip = SIPSettings(root.table("sip"), secrets: secrets)
+        if case .sip? = call.target, sip == nil {
+            callReader?.report("target", "a SIP target needs [sip]: the call goes through its registrar")
+        }
         root.rejectUnknownKeys()
     }
 }

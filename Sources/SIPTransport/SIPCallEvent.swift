@@ -34,7 +34,7 @@ public enum SIPCallEndReason: Sendable, Equatable {
     case transport(String)
 }
 
-/// What happens to incoming calls, reported from the `sip` thread (the callback must hand off).
+/// What happens to calls, incoming and outgoing, reported from the `sip` thread (the callback must hand off).
 public enum SIPCallEvent: Sendable, Equatable {
     /// A new INVITE; 100 Trying was already sent.
     case invited(SIPIncomingInvite)
@@ -44,4 +44,11 @@ public enum SIPCallEvent: Sendable, Equatable {
     case cancelled(callID: String)
     /// The peer's BYE (200 sent), no ACK within timer H (we sent BYE), or a transport error.
     case ended(callID: String, reason: SIPCallEndReason)
+    /// Our INVITE got a provisional response (RFC 3261 §13.2.2.1): 180 (`ringing`), 183 or another 1xx.
+    case progress(callID: String, ringing: Bool)
+    /// Our INVITE got a 2xx (ACKed, the dialog confirmed); `answer` is its SDP ("" without a body).
+    case accepted(callID: String, answer: String)
+    /// Our INVITE got a final non-2xx (ACKed by the transaction), or none: a timeout counts as 408 and a
+    /// transport failure as 503 (§8.1.3.1).
+    case rejected(callID: String, status: Int, reason: String)
 }

@@ -1,6 +1,7 @@
 import Glibc
 import IntercomPlatform
 import Logging
+import SIPCore
 import Synchronization
 
 /// A SIP user agent on a thread of its own ("sip"): a UDP socket on the configured port (and a TCP connection
@@ -16,6 +17,7 @@ public final class SIPUserAgent: Sendable {
         case answer(callID: String, sdp: String)
         case refuse(callID: String, status: Int, reason: String)
         case hangup(callID: String)
+        case invite(callID: String, target: SIPURI, offer: String)
     }
 
     struct Inbox {
@@ -87,6 +89,15 @@ public final class SIPUserAgent: Sendable {
     /// A final non-2xx (486, 480, 488, 603, 403…) to an INVITE not answered yet; a no-op otherwise.
     public func refuse(callID: String, status: Int, reason: String) {
         submit(.refuse(callID: callID, status: status, reason: reason))
+    }
+
+    /// Calls `uri` (RFC 3261 §13.2.1): INVITE with `offer` (SDP) through the registrar as outbound proxy,
+    /// answering a 401/407 with the configured credentials. `callID` is the caller's choice and names the call
+    /// in `.progress`, `.accepted`, `.rejected`, `.ended` and in `hangup` (CANCEL before the answer, BYE after).
+    /// Throws for a URI that is not a SIP URI; everything after is reported as events.
+    public func invite(callID: String, to uri: String, offer: String) throws(SIPError) {
+        let target = try SIPURI(uri)
+        submit(.invite(callID: callID, target: target, offer: offer))
     }
 
     /// An answered call gets BYE (RFC 3261 §15.1.1); one not answered yet is refused with 480.

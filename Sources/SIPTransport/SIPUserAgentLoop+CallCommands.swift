@@ -31,6 +31,10 @@ extension SIPUserAgentLoop {
     }
 
     func hangup(_ callID: String) {
+        if outgoing[callID] != nil {
+            hangupOutgoing(callID)
+            return
+        }
         guard var call = calls[callID] else { return }
         if call.phase == .offered {
             refuse(callID, status: 480, reason: "Temporarily Unavailable")

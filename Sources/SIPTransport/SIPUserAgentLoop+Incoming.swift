@@ -11,6 +11,7 @@ extension SIPUserAgentLoop {
             guard let registrar, unreachable.sameEndpoint(as: registrar) else { continue }
             logger.debug("SIP: ICMP unreachable from the registrar", metadata: ["registrar": "\(registrar)"])
             for key in clients.keys { clientEvent(key, .transportError) }
+            for key in inviteClients.keys { inviteClientEvent(key, .transportError) }
         }
         // A bounded batch per wake-up: a flood cannot starve the timers.
         for _ in 0..<64 {
@@ -46,7 +47,14 @@ extension SIPUserAgentLoop {
 
     private func receive(_ message: SIPMessage, route: ReplyRoute) {
         guard message.isRequest else {
-            if let key = try? TransactionKey(clientResponse: message) { clientEvent(key, .received(message)) }
+            guard let key = try? TransactionKey(clientResponse: message) else { return }
+            if clients[key] != nil {
+                clientEvent(key, .received(message))
+            } else if inviteClients[key] != nil {
+                inviteClientEvent(key, .received(message))
+            } else {
+                _ = absorbedByOutgoing(message)
+            }
             return
         }
         var request = message
@@ -96,6 +104,7 @@ extension SIPUserAgentLoop {
             answerInDialog(request, key: key, callID: id.callID)
             return
         }
+        if answeredInOutgoingDialog(request, key: key) { return }
         let tag = token(10)
         let policy = UASPolicy(allowedMethods: Self.allowedMethods)
         let refusal = policy.response(to: request, toTag: tag)

@@ -32,18 +32,20 @@ extension SIPUserAgentLoop {
             case .cancelTimer(let timer): deadlines.cancel(.client(key, timer))
             case .deliver(let response):
                 if purpose == .register { perform(registrationEvent: .response(response)) }
-                if purpose == .bye { logger.debug("SIP BYE answered \(response.statusCode ?? 0)") }
+                if purpose == .bye || purpose == .cancel {
+                    logger.debug("SIP \(purpose) answered \(response.statusCode ?? 0)")
+                }
             case .timedOut:
                 switch purpose {
                 case .register: perform(registrationEvent: .timedOut)
                 case .keepAlive: keepAliveFailed("no answer to OPTIONS")
-                case .bye: logger.debug("SIP BYE unanswered")
+                case .bye, .cancel: logger.debug("SIP \(purpose) unanswered")
                 }
             case .transportFailed:
                 switch purpose {
                 case .register: perform(registrationEvent: .transportFailed)
                 case .keepAlive: keepAliveFailed("transport failed")
-                case .bye: logger.debug("SIP BYE could not be sent")
+                case .bye, .cancel: logger.debug("SIP \(purpose) could not be sent")
                 }
             case .terminated:
                 clients[key] = nil

@@ -14,6 +14,8 @@ final class SIPUserAgentLoop {
         /// A call's 2xx retransmission (T1 doubling to T2) and its wait for the ACK (64*T1), RFC 3261 §13.3.1.4.
         case okRetransmit(callID: String)
         case okTimeout(callID: String)
+        /// Timers A, B, D of an outgoing call's INVITE client transaction (§17.1.1).
+        case inviteClient(TransactionKey, TransactionTimer)
     }
 
     enum Purpose: Equatable {
@@ -21,6 +23,8 @@ final class SIPUserAgentLoop {
         case keepAlive
         /// A BYE in a call's dialog: its answer (200, 481, a timeout) changes nothing, the call is already over.
         case bye
+        /// A CANCEL of our INVITE (§9.1): the INVITE's final response (487 or 2xx) decides, not this answer.
+        case cancel
     }
 
     /// Where a response to a received request goes: back to its UDP source, or over the registrar connection.
@@ -47,6 +51,9 @@ final class SIPUserAgentLoop {
     var servers: [TransactionKey: (transaction: ServerTransaction, route: ReplyRoute)] = [:]
     /// Incoming calls by Call-ID (SIPUserAgentLoop+Calls).
     var calls: [String: SIPCall] = [:]
+    /// Calls we placed, by Call-ID, and their INVITE client transactions (SIPUserAgentLoop+Outgoing).
+    var outgoing: [String: SIPOutgoingCall] = [:]
+    var inviteClients: [TransactionKey: InviteClientTransaction] = [:]
     var deadlines = SIPDeadlines<TimerKey>()
     var backoff = RegistrationBackoff()
     var reported: SIPRegistrationState?
@@ -90,8 +97,10 @@ final class SIPUserAgentLoop {
         case .answer(let callID, let sdp): answerCall(callID, sdp: sdp)
         case .refuse(let callID, let status, let reason): refuse(callID, status: status, reason: reason)
         case .hangup(let callID): hangup(callID)
+        case .invite(let callID, let target, let offer): placeCall(callID, target: target, offer: offer)
         case .stop:
             endCallsForStop()
+            endOutgoingForStop()
             stopping = true
             stopDeadline = now() + .seconds(2)
             deadlines.cancel(.keepAlive)
@@ -150,6 +159,7 @@ final class SIPUserAgentLoop {
         case .keepAlive: sendKeepAlive()
         case .okRetransmit(let callID): retransmitOK(callID)
         case .okTimeout(let callID): okTimedOut(callID)
+        case .inviteClient(let transaction, let timer): inviteClientEvent(transaction, .timerFired(timer))
         }
     }
 

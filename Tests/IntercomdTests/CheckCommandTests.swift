@@ -63,12 +63,13 @@ struct CheckCommandTests {
         #expect(invalid.stderr.contains("3 problems in 1 file"))
 
         try "secret\n".write(toFile: directory + "/sip.password", atomically: true, encoding: .utf8)
-        try (base + "[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\npassword_file = \"\(directory)/sip.password\"\n")
+        try (base + "[call]\ntarget = \"sip:reception@192.168.178.1\"\n[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\npassword_file = \"\(directory)/sip.password\"\n")
             .write(toFile: path, atomically: true, encoding: .utf8)
         let valid = try await IntercomdProcess.runAsync(["check", "--config", path])
         #expect(valid.status == 0, "\(valid.stderr)")
         #expect(valid.stdout.contains("sip registers sip:620@192.168.178.1 at 192.168.178.1:5060 over udp as \"620\" "
             + "(password from \(directory)/sip.password), local port 5060"), "\(valid.stdout)")
+        #expect(valid.stdout.contains("the call button calls sip:reception@192.168.178.1 through 192.168.178.1:5060"), "\(valid.stdout)")
     }
 
     @Test("[call] replies: a bad one is a problem at file:line; valid ones are summarized (issue #22)")

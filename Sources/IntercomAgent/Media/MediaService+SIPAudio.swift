@@ -11,6 +11,12 @@ extension MediaService {
         try SIPAudioCall(offer: offer, localHost: localHost, codecs: codecs, endpoints: MediaSIPAudioEndpoints(media: self),
                          logger: logger)
     }
+
+    /// A call the device places: the SDP offer (`offer`) on an RTP port bound on `localHost`; the callee's
+    /// answer goes to `accept(answer:)` before `start`.
+    public func sipAudioOffer(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma]) throws -> SIPAudioCall {
+        try SIPAudioCall(localHost: localHost, codecs: codecs, endpoints: MediaSIPAudioEndpoints(media: self), logger: logger)
+    }
 }
 
 /// A SIP call's microphone and speaker on `MediaService`: a subscription to the pipeline's `AudioFanOut`

@@ -39,7 +39,8 @@ final class SIPCalls: Sendable {
             doorCode.withLock { $0?.callStarted() }
             logger.notice("SIP call from \(dialog.callerName) <\(invite.fromURI)>", metadata: ["session": "\(dialog.sessionID)"])
             await coordinator.sipInvited(dialog)
-        case .confirmed(let callID), .cancelled(let callID), .ended(let callID, _):
+        case .confirmed(let callID), .cancelled(let callID), .ended(let callID, _), .progress(let callID, _),
+             .accepted(let callID, _), .rejected(let callID, _, _):
             guard let dialog = dialogs.withLock({ $0[callID] }) else { return }
             await dialog.sipEvent(event)
         }

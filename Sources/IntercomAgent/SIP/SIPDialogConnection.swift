@@ -92,8 +92,8 @@ actor SIPDialogConnection: RoomConnection {
 
     func sipEvent(_ event: SIPCallEvent) {
         switch event {
-        case .invited:
-            break
+        case .invited, .progress, .accepted, .rejected:
+            break  // an incoming call's dialog: the outgoing-call events do not occur
         case .confirmed:
             logger.info("SIP call confirmed (ACK)", metadata: ["session": "\(sessionID)"])
         case .cancelled:

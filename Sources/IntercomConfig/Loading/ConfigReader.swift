@@ -21,6 +21,12 @@ final class ConfigReader {
 
     func contains(_ key: String) -> Bool { table[key] != nil }
 
+    /// Whether `key` holds a string (for keys that take a string or a table).
+    func isString(_ key: String) -> Bool {
+        if case .string? = table[key]?.value { return true }
+        return false
+    }
+
     /// Reports a problem about `key` (or about this table when `key` is nil) at the best location known.
     func report(_ key: String?, _ message: String) {
         let node = key.flatMap { table[$0] }

@@ -15,6 +15,8 @@ public struct CallSettings: Sendable, Equatable {
     public enum Target: Sendable, Equatable {
         case user(id: String)
         case nearest(title: String, radiusKilometres: Double)
+        /// `target = "sip:reception@pbx.example"`: a SIP call through `[sip]`'s registrar (issue #18).
+        case sip(uri: String)
     }
 
     public var answer: AnswerMode = .auto
@@ -69,7 +71,9 @@ public struct CallSettings: Sendable, Equatable {
             }
             quiet.rejectUnknownKeys()
         }
-        if let targetReader = reader.table("target") {
+        if reader.isString("target") {
+            target = SIPTargetSyntax.target(reader, "target").map { .sip(uri: $0) }
+        } else if let targetReader = reader.table("target") {
             let userID = targetReader.text("user_id", maxLength: 100)
             let title = targetReader.text("title", maxLength: 100)
             let radius = targetReader.float("radius_km", in: 0.001...20_000) ?? 1.0

@@ -41,7 +41,7 @@ public struct RegistrationConfig: Hashable, Sendable {
     }
 
     /// `displayName` as a quoted-string: backslash and double quote escaped, control characters dropped.
-    var quotedDisplayName: String? {
+    public var quotedDisplayName: String? {
         displayName.map { name in
             let escaped = name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map { scalar -> String in
                 scalar == "\\" || scalar == "\"" ? "\\" + String(scalar) : String(scalar)

@@ -137,9 +137,9 @@ final class CallEventLog: Sendable {
 extension SIPUserAgent {
     /// An agent registering with `caller` (so that REGISTER is answered) with short call timers: T1 50 ms,
     /// so a 2xx is retransmitted within 50 ms and timer H is 3.2 s.
-    static func calling(_ caller: ScriptedCaller, log: CallEventLog) -> SIPUserAgent {
+    static func calling(_ caller: ScriptedCaller, log: CallEventLog, password: String? = nil) -> SIPUserAgent {
         var settings = SIPUserAgentSettings(
-            registrarHost: "127.0.0.1", registrarPort: Int(caller.port), user: "gate", authUser: "gate", password: nil,
+            registrarHost: "127.0.0.1", registrarPort: Int(caller.port), user: "gate", authUser: "gate", password: password,
             transport: .udp, localPort: 0, displayName: nil, keepAlive: .seconds(25), registerExpiry: .seconds(60))
         settings.callTimers = SIPTimerValues(t1: .milliseconds(50), t2: .milliseconds(200), t4: .milliseconds(200))
         return SIPUserAgent(settings: settings, logger: Logger(label: "test"), onState: { _ in },

@@ -8,18 +8,20 @@ import WebRTCCore
 /// RFC 4733 digits in. One thread named `sip-rtp` polls the call's RTP socket and a wakeup pipe; the
 /// microphone's frames wake it (so an idle call costs nothing), and it sends one 20 ms packet per frame.
 /// RTCP (SR/RR and SDES, RFC 3550 §6) goes from the odd port above every `rtcpInterval`.
+///
+/// Answering (`init(offer:…)`) the negotiation is known at once; offering (`init(localHost:…)`, a call the
+/// device places) it is known once `accept(answer:)` read the callee's answer, which must come before `start`.
 public final class SIPAudioCall: Sendable {
-    /// The SDP answer to send in the 200 OK: c=/m= carry `localHost` and the bound RTP port.
-    public let answer: String
-    /// The bound RTP address (the answer's c=/m=).
+    /// Our SDP: the answer to send in the 200 OK, or the offer to send in the INVITE; c=/m= carry `localHost`
+    /// and the bound RTP port.
+    public let localDescription: String
+    /// The bound RTP address (the SDP's c=/m=).
     public let local: RTPSocketAddress
-    let negotiated: SIPAudioAnswerer.Answer
-    /// The offer's c=/m= address; nil for an unspecified one (0.0.0.0, `::`): nothing is sent before the latch.
-    let offered: RTPSocketAddress?
     let socket: RTPSocket
     let rtcpSocket: RTPSocket
-    /// The offer's RTCP address: the RTP port + 1 (RFC 3550 §11; `a=rtcp`, RFC 3605, is not read).
-    let offeredRTCP: RTPSocketAddress?
+    /// The offerer, for a call we place (its `accept` reads the answer); nil when answering.
+    private let offerer: SIPAudioOfferer?
+    private let negotiation: Mutex<SIPAudioNegotiation?>
     /// About this often (randomized ±50 %, RFC 3550 §6.2) one compound RTCP report is sent.
     let rtcpInterval: Duration
     let wakeup = WakeupPipe()
@@ -44,6 +46,18 @@ public final class SIPAudioCall: Sendable {
         case ended
     }
 
+    /// The answer to send in the 200 OK (answering).
+    public var answer: String { localDescription }
+    /// The offer to send in the INVITE (offering).
+    public var offer: String { localDescription }
+
+    /// The chosen codec and payload types, the remote RTP and RTCP addresses; set before `start`.
+    var negotiated: SIPAudioAnswerer.Answer { negotiation.withLock { $0!.chosen } }
+    /// The remote c=/m= address; nil for an unspecified one (0.0.0.0, `::`): nothing is sent before the latch.
+    var offered: RTPSocketAddress? { negotiation.withLock { $0?.remote } }
+    /// The remote RTCP address: the RTP port + 1 (RFC 3550 §11; `a=rtcp`, RFC 3605, is not read).
+    var offeredRTCP: RTPSocketAddress? { negotiation.withLock { $0?.remoteRTCP } }
+
     /// Answers `offer` with `codecs` (PCMU and PCMA only; the first the offer carries wins), binds an even
     /// RTP port on `localHost`. Throws `SIPAudioAnswerError` for an unusable offer (a 488), `SDPError` for an
     /// unparsable one, `SIPAudioCallError` for the socket.
@@ -56,18 +70,51 @@ public final class SIPAudioCall: Sendable {
         let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
         let answerer = SIPAudioAnswerer(preference: codecs.filter { $0 != .opus }, address: localHost, port: socket.local.port,
                                         sessionID: String(UInt32.random(in: 1 ... .max)))
-        let negotiated = try answerer.answer(session)
-        let unspecified = ["0.0.0.0", "::"].contains(negotiated.remoteAddress) || negotiated.remotePort == 0
-        offered = unspecified ? nil : try RTPSocketAddress(numericHost: negotiated.remoteAddress, port: negotiated.remotePort)
+        let negotiated = try SIPAudioNegotiation(try answerer.answer(session))
         self.socket = socket
         self.rtcpSocket = rtcpSocket
-        offeredRTCP = offered.flatMap { $0.port < .max ? $0.withPort($0.port + 1) : nil }
-        self.negotiated = negotiated
+        offerer = nil
+        negotiation = Mutex(negotiated)
         local = socket.local
-        answer = negotiated.session.serialized()
+        localDescription = negotiated.chosen.session.serialized()
         self.endpoints = endpoints
         self.logger = logger
-        shared = Mutex(SIPAudioCounters(codec: negotiated.codec.encodingName, remote: offered.map { "\($0)" } ?? "-"))
+        shared = Mutex(SIPAudioCounters(codec: negotiated.chosen.codec.encodingName, remote: negotiated.remote.map { "\($0)" } ?? "-"))
+    }
+
+    /// Offers `codecs` (PCMU and PCMA; telephone-event/8000, ptime 20, sendrecv) on an even RTP port bound on
+    /// `localHost`. Throws `SIPAudioCallError` for the socket.
+    public init(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], endpoints: any SIPAudioEndpoints,
+                silenceTimeout: Duration = .seconds(30), rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
+        self.silenceTimeout = silenceTimeout
+        self.rtcpInterval = rtcpInterval
+        let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
+        let offerer = SIPAudioOfferer(codecs: codecs, address: localHost, port: socket.local.port,
+                                      sessionID: String(UInt32.random(in: 1 ... .max)))
+        self.socket = socket
+        self.rtcpSocket = rtcpSocket
+        self.offerer = offerer
+        negotiation = Mutex(nil)
+        local = socket.local
+        localDescription = offerer.offer.serialized()
+        self.endpoints = endpoints
+        self.logger = logger
+        shared = Mutex(SIPAudioCounters(codec: "-", remote: "-"))
+    }
+
+    /// Reads the callee's answer to our offer (RFC 3264 §6.1): the codec and payload types it chose and where
+    /// to send. Throws `SDPError` for an unparsable answer, `SIPAudioAnswerError` for an unusable one,
+    /// `SIPAudioCallError` for a bad address or a call that answered an offer itself, or already started.
+    public func accept(answer: String) throws {
+        guard let offerer else { throw SIPAudioCallError.notOffering }
+        let negotiated = try SIPAudioNegotiation(try offerer.accept(try SessionDescription(parsing: answer)))
+        let idle = lifecycle.withLock { if case .idle = $0 { true } else { false } }
+        guard idle else { throw SIPAudioCallError.notOffering }
+        negotiation.withLock { $0 = negotiated }
+        shared.withLock {
+            $0.codec = negotiated.chosen.codec.encodingName
+            $0.remote = negotiated.remote.map { "\($0)" } ?? "-"
+        }
     }
 
     /// Starts sending the microphone (G.711 at 8 kHz, 20 ms packets, one SSRC) and playing what arrives.
@@ -75,6 +122,11 @@ public final class SIPAudioCall: Sendable {
     /// `.silent` when nothing arrived for `silenceTimeout` (30 s; from the start too). Both run on the `sip-rtp` thread. Once only.
     public func start(onDigit: @escaping @Sendable (Character) -> Void,
                       onState: @escaping @Sendable (SIPAudioState) -> Void) {
+        let ready = negotiation.withLock { $0 != nil }
+        guard ready else {
+            logger.error("SIP audio not started: no answer accepted for our offer")
+            return
+        }
         let begin = lifecycle.withLock { state -> Bool in
             guard case .idle = state else { return false }
             state = .running(waiters: [])

@@ -7,11 +7,14 @@ public enum SIPAudioCallError: Error, Sendable, Equatable, CustomStringConvertib
     case system(SystemCallError)
     /// A host that is not a numeric address (`localHost`, or the offer's c=).
     case address(host: String, reason: String)
+    /// `accept(answer:)` on a call that answered an offer itself, or that already started.
+    case notOffering
 
     public var description: String {
         switch self {
         case .system(let error): "\(error)"
         case .address(let host, let reason): "RTP address \"\(host)\": \(reason)"
+        case .notOffering: "no offer of ours waits for an answer"
         }
     }
 }

@@ -1,0 +1,62 @@
+/// The offer of a plain SIP audio call the device places (RFC 3264 §5 over RTP/AVP, RFC 3551) and the reading
+/// of its answer (§6, §6.1): one sendrecv audio stream with our G.711 codecs in preference order,
+/// telephone-event/8000 (RFC 4733 §7.1.1) and ptime 20.
+public struct SIPAudioOfferer: Sendable {
+    /// PCMU and PCMA only (static payload types 0 and 8); others are left out of the offer.
+    public var codecs: [SIPAudioCodec]
+    /// Our RTP address (c=) and port (m=).
+    public var address: String
+    public var port: UInt16
+    public var sessionID: String
+    /// A dynamic payload type for telephone-event (RFC 3551 §6: 96–127).
+    public static let telephoneEventPayloadType: UInt8 = 101
+
+    public init(codecs: [SIPAudioCodec] = [.pcmu, .pcma], address: String, port: UInt16, sessionID: String) {
+        self.codecs = codecs.filter { $0.staticPayloadType != nil }
+        self.address = address
+        self.port = port
+        self.sessionID = sessionID
+    }
+
+    public var offer: SessionDescription {
+        var audio = MediaDescription(kind: .audio, port: port, transportProtocol: "RTP/AVP", direction: .sendrecv)
+        audio.payloads = codecs.compactMap { codec in
+            codec.staticPayloadType.map { RTPPayloadFormat(payloadType: $0, rtpmap: codec.rtpmap) }
+        } + [RTPPayloadFormat(payloadType: Self.telephoneEventPayloadType,
+                              rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15")]
+        audio.otherAttributes = [SDPAttribute(name: "ptime", value: "20")]
+        let addressType = address.contains(":") ? "IP6" : "IP4"
+        return SessionDescription(
+            origin: SDPOrigin(username: "intercom", sessionID: sessionID, sessionVersion: 1, addressType: addressType,
+                              address: address),
+            sessionName: "-", otherLines: [SDPLine(type: "c", value: "IN \(addressType) \(address)")], media: [audio])
+    }
+
+    /// Reads the answer: its first m= line answers our audio stream (§6: same count and order); port 0 means
+    /// refused. The codec is the answer's first format that is one of ours (the answerer's preference), with
+    /// the answer's payload type; telephone-event when the answer kept it; our direction is the answer's
+    /// reversed. The result's `session` is our offer.
+    public func accept(_ answer: SessionDescription) throws(SIPAudioAnswerError) -> SIPAudioAnswerer.Answer {
+        guard let section = answer.media.first, section.kind == .audio, section.port != 0 else { throw .noAudio }
+        guard section.transportProtocol.uppercased() == "RTP/AVP" else {
+            if section.transportProtocol.uppercased() == "RTP/SAVP" { throw .sdesNotSupported }
+            throw .noCommonCodec(offered: [section.transportProtocol])
+        }
+        let chosen = section.payloads.lazy.compactMap { format in
+            codecs.first { $0.matches(format) }.map { ($0, format) }
+        }.first
+        guard let (codec, format) = chosen else {
+            throw .noCommonCodec(offered: section.payloads.map { format in
+                format.rtpmap.map { "\($0.encodingName)/\($0.clockRate)" } ?? String(format.payloadType)
+            })
+        }
+        guard let remote = SIPAudioAnswerer.connectionAddress(section: section, session: answer) else {
+            throw .missingConnectionAddress
+        }
+        let telephoneEvent = section.payloads.first { $0.rtpmap?.matches("telephone-event", clockRate: 8000) == true }
+        return SIPAudioAnswerer.Answer(
+            session: offer, codec: codec, payloadType: format.payloadType,
+            telephoneEventPayloadType: telephoneEvent?.payloadType, remoteAddress: remote, remotePort: section.port,
+            direction: section.effectiveDirection.reversed)
+    }
+}
