@@ -30,9 +30,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
+from kamailio import free_udp_port  # noqa: E402
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
@@ -207,18 +209,6 @@ def play(pcap, pause_ms):
 def keys(code):
     names = {"#": "pound", "*": "star"}
     return "".join(play(f"dtmf_2833_{names.get(key, key)}.pcap", 400) for key in code)
-
-
-def free_udp_port():
-    import socket
-    while True:
-        port = free_port()
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-                return port
-            except OSError:
-                continue
 
 
 class Run(Checks):
