@@ -77,11 +77,11 @@ public final class SIPRegistrationService: Service {
         }
     }
 
-    /// A secret file's text without its trailing newline.
+    /// A secret file's text without its line ends (a password may begin or end with a space).
     private static func secret(_ file: String, as failure: (String, String) -> SIPRegistrationServiceError)
         throws(SIPRegistrationServiceError) -> String {
         do {
-            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .newlines)
         } catch {
             throw failure(file, "\(error.localizedDescription)")
         }
