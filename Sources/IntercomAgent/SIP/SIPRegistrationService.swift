@@ -16,28 +16,24 @@ public final class SIPRegistrationService: Service {
     /// The SIP thread's state changes, in order (a Task per change could reorder them).
     private let states: AsyncStream<SIPRegistrationState>
     private let callEvents: AsyncStream<SIPCallEvent>
-    private let calls: SIPCalls?
+    private let calls: SIPCalls
 
-    /// SIP calls (issue #18) ring `coordinator` and use `media`; without them only registration runs.
-    init(settings: SIPSettings, status: AgentStatusBoard, media: MediaService? = nil, coordinator: CallCoordinator? = nil,
+    /// SIP calls (issue #18) ring `coordinator` and use `media`.
+    init(settings: SIPSettings, status: AgentStatusBoard, media: MediaService, coordinator: CallCoordinator,
          logger: Logger) throws(SIPRegistrationServiceError) {
         let password = try settings.passwordFile.map { file throws(SIPRegistrationServiceError) in
             try Self.secret(file, as: SIPRegistrationServiceError.passwordFile)
         }
-        if let media, let coordinator {
-            var doorCode: DoorCodePolicy.Configuration?
-            if let file = settings.doorCodeFile {
-                let code = try Self.secret(file, as: SIPRegistrationServiceError.doorCodeFile)
-                do {
-                    doorCode = try DoorCodePolicy.Configuration(code: code)
-                } catch {
-                    throw .doorCodeFile(path: file, reason: "expected at least 4 digits or *, got \(code.count) characters")
-                }
+        var doorCode: DoorCodePolicy.Configuration?
+        if let file = settings.doorCodeFile {
+            let code = try Self.secret(file, as: SIPRegistrationServiceError.doorCodeFile)
+            do {
+                doorCode = try DoorCodePolicy.Configuration(code: code)
+            } catch {
+                throw .doorCodeFile(path: file, reason: "expected at least 4 digits or *, got \(code.count) characters")
             }
-            calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode, logger: logger)
-        } else {
-            calls = nil
         }
+        calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode, logger: logger)
         self.logger = logger
         self.status = status
         let (states, continuation) = AsyncStream.makeStream(of: SIPRegistrationState.self, bufferingPolicy: .bufferingNewest(16))
@@ -46,10 +42,6 @@ public final class SIPRegistrationService: Service {
         self.callEvents = callEvents
         agent = SIPUserAgent(settings: SIPUserAgentSettings(settings, password: password), logger: logger,
                              onState: { state in continuation.yield(state) }, onCall: { event in callSink.yield(event) })
-    }
-
-    public convenience init(settings: SIPSettings, status: AgentStatusBoard, logger: Logger) throws(SIPRegistrationServiceError) {
-        try self.init(settings: settings, status: status, media: nil, coordinator: nil, logger: logger)
     }
 
     public func run() async throws {
@@ -65,16 +57,9 @@ public final class SIPRegistrationService: Service {
         logger.info("SIP stopped")
     }
 
-    /// INVITEs and what becomes of them, in the order the SIP thread saw them. Without calls configured the
-    /// agent still reports them: each is refused (480) so that no caller waits for a final answer.
+    /// INVITEs and what becomes of them, in the order the SIP thread saw them.
     private func handleCalls() async {
-        for await event in callEvents {
-            if let calls {
-                await calls.handle(event, agent: agent)
-            } else if case .invited(let invite) = event {
-                agent.refuse(callID: invite.callID, status: 480, reason: "Temporarily Unavailable")
-            }
-        }
+        for await event in callEvents { await calls.handle(event, agent: agent) }
     }
 
     /// A secret file's text without its line ends (a password may begin or end with a space).
