@@ -58,6 +58,9 @@ public struct CallContext: Equatable, Sendable {
         case .nearest(let title, _):
             remoteID = ""
             remoteTitle = title
+        case .sip(let uri):
+            remoteID = uri
+            remoteTitle = uri
         }
         partner = nil
         wantsVideo = true

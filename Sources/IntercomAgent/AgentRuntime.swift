@@ -57,9 +57,6 @@ public struct AgentRuntime: Sendable {
             session: session, liveQueryURL: backend.liveQueryURL.absoluteString, applicationId: backend.applicationID,
             clientKey: backend.clientKey, installationId: identity.installationID, status: status, logger: logger)
         let policy = CallPolicy.from(configuration.call)
-        if case .sip(let uri)? = configuration.call.target {
-            logger.warning("call.target \(uri): placing SIP calls from the call button is not built yet; the button calls no one")
-        }
         let (microphone, speaker) = MediaService.Settings.endpoints(configuration.audio)
         let spoken = configuration.audio.speaksMessages ? ", messages spoken (voice \(configuration.audio.speakVoice))" : ""
         logger.info("media: \(MediaService.Settings.describe(configuration.video)), \(microphone), \(speaker)\(spoken)")

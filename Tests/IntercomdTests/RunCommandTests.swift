@@ -72,6 +72,17 @@ struct RunCommandTests {
         #expect(directory.contents(of: "state/identity.json") == nil)
     }
 
+    @Test("run --keys without [gpio] buttons: exit 1 saying there is nothing to simulate, no READY")
+    func keysWithoutButtons() async throws {
+        let directory = try TemporaryDirectory()
+        let config = try writeOfflineAgentConfig(in: directory)
+        let socket = try FakeNotifySocket(.abstract)
+        let output = try await IntercomdProcess.runAsync(["run", "--keys", "--config", config], environment: socket.environment())
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("--keys simulates the [gpio] buttons, and the configuration wires none"))
+        #expect(try await socket.receiveAsync(timeout: .milliseconds(200)) == nil)
+    }
+
     @Test("a corrupt identity file is reported and replaced; the agent still becomes ready")
     func corruptState() async throws {
         let directory = try TemporaryDirectory()

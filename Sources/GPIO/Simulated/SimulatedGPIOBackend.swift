@@ -18,7 +18,8 @@ public final class SimulatedGPIOBackend: GPIOBackend, Sendable {
         self.onOutputChange = onOutputChange
     }
 
-    static func name(_ request: GPIOLineRequest) -> String {
+    /// The name a line is simulated under: its name, or `chip:offset`.
+    public static func name(_ request: GPIOLineRequest) -> String {
         switch request.address {
         case .named(let name): name
         case .offset(let chip, let offset): "\(chip):\(offset)"

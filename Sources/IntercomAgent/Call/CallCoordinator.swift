@@ -21,13 +21,16 @@ public actor CallCoordinator {
         case outgoing(request: UInt64, OutgoingCallPlacer.Result)
         case leaveDeadline(sessionID: String)
         case addressesChanged(reason: String)
-        case sipInvite(SIPDialogConnection)
+        case sipInvite(SIPIncomingDialog)
+        case sipAttached(SIPDialer)
         case shutdown
     }
 
     private var machine: CallStateMachine
     private let epoch = ContinuousClock.now
     private let placer: OutgoingCallPlacer
+    /// Places calls to a SIP target once `[sip]` runs (`attachSIP`).
+    private var sipDialer: SIPDialer?
     private let mediaFactory: any CallMediaFactory
     private let indicators: any CallIndicators
     private let status: AgentStatusBoard?
@@ -100,7 +103,10 @@ public actor CallCoordinator {
     public func addressesChanged(_ reason: String) async { await submit(.addressesChanged(reason: reason)) }
 
     /// A SIP INVITE (issue #18): rings like a call row; its dialog stands in for the signaling room.
-    func sipInvited(_ dialog: SIPDialogConnection) async { await submit(.sipInvite(dialog)) }
+    func sipInvited(_ dialog: SIPIncomingDialog) async { await submit(.sipInvite(dialog)) }
+
+    /// `[sip]` runs: the call button's SIP target can be called.
+    func attachSIP(_ dialer: SIPDialer) async { await submit(.sipAttached(dialer)) }
 
     /// A required device is missing or broke (e.g. the GPIO lines): the machine shows `fault`.
     public func deviceFault(_ device: String) async { await submit(.machine(.deviceFault(device: device))) }
@@ -174,13 +180,13 @@ public actor CallCoordinator {
             // again right after hanging up would otherwise be told "busy").
             await feed(.mediaDown(sessionID: sessionID))
         case .outgoing(let request, .created(let rowID, let sessionID, let route)):
-            guard permits(route.signalURL) else {
+            guard route.dialog != nil || permits(route.signalURL) else {
                 await feed(.outgoingCallFailed(request: request, reason: "the backend named a signaling host not allowed"))
                 return
             }
             rooms[sessionID] = CallRoom(route: route)
             await feed(.outgoingCallCreated(request: request, rowID: rowID, sessionID: sessionID))
-            dropRoomIfUnused(sessionID)  // the call was cancelled while its row was being created
+            await dropRoomIfUnused(sessionID)  // the call was cancelled while its row was being created
         case .outgoing(let request, .failed(let reason)):
             await feed(.outgoingCallFailed(request: request, reason: reason))
         case .leaveDeadline(let sessionID):
@@ -203,11 +209,10 @@ public actor CallCoordinator {
             rooms[sessionID] = CallRoom(route: .init(signalURL: "sip", publisherToken: nil, subscriberToken: nil,
                                                      iceServers: [], dialog: dialog))
             await feed(.incomingCall(dialog.incomingCall(now: now), localTime: Self.localTime()))
-            // Refused without a word (the same call again): the INVITE still gets its final answer.
-            if rooms[sessionID]?.connection == nil, machine.state.context?.sessionID != sessionID {
-                rooms[sessionID] = nil
-                await dialog.close()
-            }
+            // Refused without a word (the same call again): closing the dialog gives the INVITE its final answer.
+            await dropRoomIfUnused(sessionID)
+        case .sipAttached(let dialer):
+            sipDialer = dialer
         case .shutdown:
             await feed(.shuttingDown)  // the call's outcome and visit first; then sockets and media close
             await closeEverything()
@@ -241,7 +246,7 @@ public actor CallCoordinator {
             expiresAt: now + .milliseconds(Int64(max(remaining, 0) * 1000)),
             wantsVideo: row.isVideo ?? true, wantsAudio: row.isAudio ?? true)
         await feed(.incomingCall(call, localTime: Self.localTime()))
-        dropRoomIfUnused(sessionID)  // the same call again, or refused without a word
+        await dropRoomIfUnused(sessionID)  // the same call again, or refused without a word
     }
 
     /// Media is needed while a call is in progress (ringing, either way, to ending) or any peer's media
@@ -253,10 +258,12 @@ public actor CallCoordinator {
         mediaFactory.callsNeedMedia(needed)
     }
 
-    /// A room the machine neither joined nor holds as its call is forgotten.
-    private func dropRoomIfUnused(_ sessionID: String) {
+    /// A room the machine neither joined nor holds as its call is forgotten; a SIP dialog is closed (an
+    /// INVITE gets its final answer, an unsent one lets go of its RTP port).
+    private func dropRoomIfUnused(_ sessionID: String) async {
         if let room = rooms[sessionID], room.connection == nil, machine.state.context?.sessionID != sessionID {
             rooms[sessionID] = nil
+            await room.route.dialog?.close()
         }
     }
 
@@ -324,6 +331,7 @@ public actor CallCoordinator {
     private func perform(_ action: CallAction) async {
         switch action {
         case .deleteCallRow(let rowID):
+            guard CallRoute(sessionID: rowID) == .webrtc else { return }  // a SIP call has no row
             let session = placer.session, logger = self.logger
             Task {
                 do throws(ParseClientError) {
@@ -332,6 +340,13 @@ public actor CallCoordinator {
                     logger.warning("could not delete our outgoing call row", metadata: ["row": "\(rowID)", "error": "\(error)"])
                 }
             }
+        case .createOutgoingCall(let request, .sip(let uri)):
+            guard let sipDialer else {
+                post(.outgoing(request: request, .failed(reason: "SIP is not running (yet)")))
+                return
+            }
+            // Off the coordinator: resolving the registrar may wait for DNS.
+            Task { self.post(.outgoing(request: request, sipDialer.dial(uri))) }
         case .createOutgoingCall(let request, let target):
             let placer = self.placer
             Task { self.post(.outgoing(request: request, await placer.place(target))) }

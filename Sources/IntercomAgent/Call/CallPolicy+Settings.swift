@@ -18,8 +18,7 @@ extension CallPolicy {
         let target: CallTarget? = switch settings.target {
         case .user(let id)?: .user(id: id)
         case .nearest(let title, let kilometres)?: .nearest(title: title, radiusMeters: kilometres * 1000)
-        // A SIP target is placed by the SIP agent, not by a call row (issue #18 item 4: not wired to the button yet).
-        case .sip?: nil
+        case .sip(let uri)?: .sip(uri: uri)
         case nil: nil
         }
         return CallPolicy(

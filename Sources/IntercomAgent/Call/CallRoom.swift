@@ -13,7 +13,7 @@ struct CallRoom {
         var subscriberToken: String?
         var iceServers: [IceServer]
         /// A SIP call's dialog (issue #18): it exists before the machine joins and stands in for the socket.
-        var dialog: SIPDialogConnection? = nil
+        var dialog: (any SIPRoomDialog)? = nil
     }
 
     /// One peer's media session, numbered so that reports from a session already replaced are ignored.

@@ -32,6 +32,8 @@ struct OutgoingCallPlacer: Sendable {
                     return .failed(reason: "nobody called \"\(title)\" is online nearby")
                 }
                 receiverID = nearest.userID
+            case .sip(let uri):
+                return .failed(reason: "\(uri) is called over SIP, not through the backend")  // the coordinator's SIPDialer
             }
             let row = NewCallRow(callerID: callerID, callerTitle: deviceTitle, receiverID: receiverID)
             let created = try await session.client.send(CallCreateResponse.self) { $0.createCall(row, requestId: $1) }

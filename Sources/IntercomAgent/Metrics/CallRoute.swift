@@ -3,7 +3,7 @@
 enum CallRoute: String, Sendable {
     case webrtc, sip
 
-    /// SIP calls' sessions are named `sip:<Call-ID>` (`SIPDialogConnection`); the backend's session IDs are
+    /// SIP calls' sessions are named `sip:<Call-ID>` (`SIPIncomingDialog`); the backend's session IDs are
     /// alphanumeric and never contain a colon.
     init(sessionID: String?) {
         self = sessionID?.hasPrefix("sip:") == true ? .sip : .webrtc

@@ -11,12 +11,12 @@ import WebRTCCore
 /// caller's business: a caller that sends no ACK ends the call by timer H, one that sends no audio is just
 /// silent, as on a phone).
 final class SIPCallMedia: CallMediaSession {
-    private let dialog: SIPDialogConnection
+    private let dialog: SIPIncomingDialog
     private let media: MediaService
     private let logger: Logger
     private let audio = Mutex<SIPAudioCall?>(nil)
 
-    init(dialog: SIPDialogConnection, media: MediaService, logger: Logger) {
+    init(dialog: SIPIncomingDialog, media: MediaService, logger: Logger) {
         self.dialog = dialog
         self.media = media
         self.logger = logger

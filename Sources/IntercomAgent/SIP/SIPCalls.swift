@@ -5,7 +5,8 @@ import SIPTransport
 import Synchronization
 
 /// The device's SIP calls (issue #18): each INVITE from the SIP thread becomes a dialog the coordinator rings
-/// like a call row, unless its caller is outside `[sip] allow` (403). The keypad door code is one policy for
+/// like a call row, unless its caller is outside `[sip] allow` (403); the call button's SIP target becomes a
+/// dialog the coordinator treats like a created call row (`dial`). The keypad door code is one policy for
 /// the whole device, so wrong codes lock it for every caller (a From header is forged at will).
 final class SIPCalls: Sendable {
     let media: MediaService
@@ -13,7 +14,7 @@ final class SIPCalls: Sendable {
     /// Callers admitted (a SIP URI, or a user part / number); empty admits anyone who reaches the device.
     private let allowed: [String]
     private let doorCode: Mutex<DoorCodePolicy?>
-    private let dialogs = Mutex<[String: SIPDialogConnection]>([:])
+    private let dialogs = Mutex<[String: any SIPRoomDialog]>([:])
     private let logger: Logger
 
     init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
@@ -34,7 +35,7 @@ final class SIPCalls: Sendable {
                 agent.refuse(callID: invite.callID, status: 403, reason: "Forbidden")
                 return
             }
-            let dialog = SIPDialogConnection(invite: invite, agent: agent, calls: self, logger: logger)
+            let dialog = SIPIncomingDialog(invite: invite, agent: agent, calls: self, logger: logger)
             dialogs.withLock { $0[invite.callID] = dialog }
             doorCode.withLock { $0?.callStarted() }
             logger.notice("SIP call from \(dialog.callerName) <\(invite.fromURI)>", metadata: ["session": "\(dialog.sessionID)"])
@@ -44,6 +45,29 @@ final class SIPCalls: Sendable {
             guard let dialog = dialogs.withLock({ $0[callID] }) else { return }
             await dialog.sipEvent(event)
         }
+    }
+
+    /// Prepares a call to `uri` for the call button: our offer on an RTP port bound on `localHost` (the address
+    /// that reaches the registrar, which relays the INVITE) and its dialog, which sends the INVITE when the
+    /// coordinator joins it.
+    func dial(_ uri: String, localHost: String, agent: SIPUserAgent) -> OutgoingCallPlacer.Result {
+        let audio: SIPAudioCall
+        do {
+            audio = try media.sipAudioOffer(localHost: localHost)
+        } catch {
+            return .failed(reason: "no RTP port for the SIP call: \(error)")
+        }
+        let callID = Self.newCallID()
+        let dialog = SIPOutgoingDialog(callID: callID, target: uri, audio: audio, agent: agent, calls: self, logger: logger)
+        dialogs.withLock { $0[callID] = dialog }
+        return .created(rowID: dialog.sessionID, sessionID: dialog.sessionID,
+                        route: CallRoom.Route(signalURL: "sip", publisherToken: nil, subscriberToken: nil, iceServers: [],
+                                              dialog: dialog))
+    }
+
+    /// A Call-ID unique in space and time (RFC 3261 §8.1.1.4): 128 random bits.
+    static func newCallID() -> String {
+        (0 ..< 16).map { _ in String(format: "%02x", UInt8.random(in: 0 ... 255)) }.joined()
     }
 
     func forget(_ callID: String) {

@@ -17,6 +17,9 @@ public final class SIPRegistrationService: Service {
     private let states: AsyncStream<SIPRegistrationState>
     private let callEvents: AsyncStream<SIPCallEvent>
     private let calls: SIPCalls
+    private let coordinator: CallCoordinator
+    /// Places the call button's SIP calls (`[call] target = "sip:…"`).
+    private let dialer: SIPDialer
 
     /// SIP calls (issue #18) ring `coordinator` and use `media`.
     init(settings: SIPSettings, status: AgentStatusBoard, media: MediaService, coordinator: CallCoordinator,
@@ -36,16 +39,19 @@ public final class SIPRegistrationService: Service {
         calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode, logger: logger)
         self.logger = logger
         self.status = status
+        self.coordinator = coordinator
         let (states, continuation) = AsyncStream.makeStream(of: SIPRegistrationState.self, bufferingPolicy: .bufferingNewest(16))
         self.states = states
         let (callEvents, callSink) = AsyncStream.makeStream(of: SIPCallEvent.self)
         self.callEvents = callEvents
         agent = SIPUserAgent(settings: SIPUserAgentSettings(settings, password: password), logger: logger,
                              onState: { state in continuation.yield(state) }, onCall: { event in callSink.yield(event) })
+        dialer = SIPDialer(calls: calls, agent: agent, registrarHost: settings.registrarHost, registrarPort: settings.registrarPort)
     }
 
     public func run() async throws {
         await status.setSIP(.registering)
+        await coordinator.attachSIP(dialer)
         agent.start()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in

@@ -32,8 +32,7 @@ enum ConfigSummary {
                 : configuration.call.allowDoorOpen ? "the door code opens the door" : "a door code (ignored: call.allow_door_open is off)"
             lines.append("sip calls \(callers); \(door)")
             if case .sip(let uri)? = configuration.call.target {
-                lines.append("the call button calls \(uri) through \(sip.registrarHost):\(sip.registrarPort) "
-                    + "(not yet: placing SIP calls from the button is not wired, the button calls no one)")
+                lines.append("the call button calls \(uri) through \(sip.registrarHost):\(sip.registrarPort)")
             }
         }
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")

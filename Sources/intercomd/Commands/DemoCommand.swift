@@ -119,7 +119,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw ValidationError("the demo's options make an invalid configuration (\(configPath)): "
                                   + problems.map(\.description).joined(separator: "; "))
         }
-        let panel = DemoButtonPanel(logger: logger)
+        let panel = KeyboardButtonPanel(demoLogger: logger)
         Terminal.out("""
 
             Intercom demo is running.
@@ -129,7 +129,7 @@ struct DemoCommand: AsyncParsableCommand {
             \(MediaService.Settings.endpoints(configuration.audio).0), \(MediaService.Settings.endpoints(configuration.audio).1)
               metrics:     http://\(metrics)/metrics and /health
             Open the web caller in a browser, sign in with a name and a location near the device, and call it.
-            \(buttons == "keyboard" ? DemoButtonPanel.help(callName: callName) : "No buttons (--buttons none).")
+            \(buttons == "keyboard" ? KeyboardButtonPanel.help(callName: callName) : "No buttons (--buttons none).")
             Files: \(workDirectory). Ctrl-C stops both.
 
             """)
@@ -166,7 +166,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         [metrics]
         listen = "\(metrics)"
-        \(buttons == "keyboard" ? DemoButtonPanel.wiring : "")
+        \(buttons == "keyboard" ? KeyboardButtonPanel.demoWiring : "")
 
         [video]
         source = "\(video)"

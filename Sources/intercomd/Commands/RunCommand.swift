@@ -17,6 +17,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Configuration file (default: $INTERCOM_CONFIG or /etc/intercom/intercom.toml).")
     var config: String?
 
+    @Flag(name: .long, help: "Simulate the [gpio] buttons: type a (accept), A (long accept), h (hangup), c (call) or r (reply) and Enter on standard input. For a bench test of a device without buttons wired; the LEDs and the door relay are logged.")
+    var keys = false
+
     func run() async throws {
         // A closed stdout/stderr pipe (journald restarting, a pager quitting) must not kill the agent.
         signal(SIGPIPE, SIG_IGN)
@@ -26,7 +29,18 @@ struct RunCommand: AsyncParsableCommand {
             level: .init(rawValue: configuration.logging.level.rawValue) ?? .info,
             rateLimitPerMinute: configuration.logging.rateLimitPerMinute)
         do {
-            try await AgentRuntime(configuration: configuration, environment: environment).run()
+            guard keys else {
+                try await AgentRuntime(configuration: configuration, environment: environment).run()
+                return
+            }
+            guard let gpio = configuration.gpio,
+                  let panel = KeyboardButtonPanel(gpio: gpio, logger: Logger(label: "intercomd.keys")) else {
+                Terminal.error("intercomd: --keys simulates the [gpio] buttons, and the configuration wires none")
+                throw ExitCode(1)
+            }
+            Terminal.out("Buttons from standard input: \(panel.keyList), then Enter.")
+            panel.readKeys()
+            try await AgentRuntime(configuration: configuration, environment: environment, gpioBackend: panel.backend).run()
         } catch let error as SystemCallError {
             Terminal.error("intercomd: \(error)")
             throw ExitCode(1)

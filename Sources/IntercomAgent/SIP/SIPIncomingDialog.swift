@@ -8,11 +8,9 @@ import SIPTransport
 /// offer, the machine's `ringing`/`bye` become 180 and the final responses or a BYE, the media's answer
 /// becomes the 200 OK, and the peer's BYE or CANCEL a `bye`. A right door code typed on the caller's keypad
 /// is a door-open request, which the machine grants only where `call.allow_door_open` is set.
-actor SIPDialogConnection: RoomConnection {
-    /// The caller in the room's vocabulary: a SIP call has exactly one other party.
-    static let peerID = "sip"
-
+actor SIPIncomingDialog: SIPRoomDialog {
     nonisolated let invite: SIPIncomingInvite
+    nonisolated var callID: String { invite.callID }
     nonisolated let sessionID: String
     nonisolated let events: AsyncStream<SignalingConnection.Event>
     private let sink: AsyncStream<SignalingConnection.Event>.Continuation
@@ -30,7 +28,7 @@ actor SIPDialogConnection: RoomConnection {
 
     init(invite: SIPIncomingInvite, agent: SIPUserAgent, calls: SIPCalls, logger: Logger) {
         self.invite = invite
-        sessionID = "sip:" + invite.callID
+        sessionID = Self.sessionID(callID: invite.callID)
         self.agent = agent
         self.calls = calls
         self.logger = logger

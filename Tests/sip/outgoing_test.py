@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""SIP calls the device places: its call button rings a real SIP phone through a registrar (issue #18).
+
+kamailio (Tests/sip/kamailio.py, `route_calls`) is the registrar (digest auth) and the proxy. The agent `gate`
+registers as sip:gate@127.0.0.1 with `[call] target = "sip:reception@…"`, its buttons simulated by
+`intercomd run --keys` (c = call, h = hangup, typed on its standard input), the 440 Hz test tone as its
+microphone and an ALSA `file` PCM as its speaker. baresip (Debian's 1.0.0) registers as sip:reception@127.0.0.1,
+sends a 1000 Hz tone and dumps the audio it decodes (helpers shared with baresip_test.py).
+
+Checks: (a) both register; (b) the call button sends an INVITE that kamailio relays to baresip, which answers
+automatically: the device logs the call answered; (c) two-way audio: baresip decoded the device's 440 Hz and
+the device's speaker played baresip's 1000 Hz; (d) the code 1234# typed on the phone opens the door once;
+(e) the hangup button ends the call with a BYE along the route set, the device logs the outgoing call answered
+and ended locally, its SIP media with packets both ways, and /metrics counts it with route="sip";
+(f) the phone in manual answer mode refuses the call: the device logs it unanswered, refused by the callee;
+(g) the phone rings and nobody answers: after `ring_timeout` the device CANCELs (baresip's call ends) and logs
+the call unanswered (ring timeout); (h) the device is still registered afterwards.
+
+Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
+Usage: outgoing_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+from baresip_test import (BARESIP_MODULES, DEVICE_TONE, PHONE_TONE, Baresip, baresip_config,  # noqa: E402
+                          free_port_pair, frequency_figures, pcm16, wav_samples, within, write_tone_wav)
+from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+                   scrape_metrics, start_intercom_server, write_agent_config)
+from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
+from prerequisites import missing_prerequisites  # noqa: E402
+from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+
+PASSWORD = "s3cret-out"
+DOOR_CODE = "1234"
+RING_TIMEOUT = 6
+KEYS_WIRING = """
+[gpio.buttons.call]
+line = "CALL"
+[gpio.buttons.hangup]
+line = "HANGUP"
+"""
+
+
+class Run(Checks):
+    def __init__(self, server_bin, intercomd_bin):
+        super().__init__()
+        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
+        self.workdir = tempfile.mkdtemp(prefix="intercom-sip-outgoing-")
+
+    def run(self):
+        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("baresip", "baresip")))
+        for problem in missing:
+            self.check("prerequisites", False, problem)
+        if missing:
+            return self
+        for path, package in ((KAMAILIO_MODULES, "kamailio"), (f"{BARESIP_MODULES}/sndfile.so", "baresip")):
+            if not os.path.exists(path):
+                self.check(f"{path} is installed", False, f"missing (apt-get install {package})")
+                return self
+        processes = []
+        try:
+            self.scenario(processes)
+        finally:
+            for process in reversed(processes):
+                process.stop()
+            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
+        return self
+
+    def gate(self, base, registrar_port):
+        password_file = os.path.join(self.workdir, "gate.password")
+        with open(password_file, "w", encoding="utf-8") as f:
+            f.write(PASSWORD + "\n")
+        code_file = os.path.join(self.workdir, "door-code")
+        with open(code_file, "w", encoding="utf-8") as f:
+            f.write(DOOR_CODE + "\n")
+        home = os.path.join(self.workdir, "gate-home")
+        os.makedirs(home, exist_ok=True)
+        self.speaker = os.path.join(self.workdir, "speaker.raw")
+        with open(os.path.join(home, ".asoundrc"), "w", encoding="utf-8") as f:
+            f.write(f'pcm.doorspeaker {{\n    type file\n    slave {{ pcm {{ type null }} }}\n'
+                    f'    file "{self.speaker}"\n    format raw\n}}\n')
+        self.target = f"sip:reception@127.0.0.1:{registrar_port}"
+        self.metrics_port = free_port()
+        config = write_agent_config(
+            os.path.join(self.workdir, "gate.toml"), base, "SIP gate", 52.52, 13.405,
+            os.path.join(self.workdir, "state-gate"), self.metrics_port,
+            call=f'allow_door_open = true\ntarget = "{self.target}"\nring_timeout = "{RING_TIMEOUT}s"\n'
+                 'call_button_cooldown = "0s"\n',
+            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
+                  f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n'
+                  f'door_code_file = "{code_file}"\n{KEYS_WIRING}')
+        with open(config, encoding="utf-8") as f:
+            text = f.read()
+        with open(config, "w", encoding="utf-8") as f:
+            f.write(text.replace('playback = "null"', 'playback = "doorspeaker"'))
+        return LoggedProcess([self.intercomd_bin, "run", "--keys", "--config", config], self.workdir, "agent-gate",
+                             env={**agent_environment(), "HOME": home}, stdin=subprocess.PIPE)
+
+    @staticmethod
+    def press(agent, key):
+        agent.process.stdin.write(f"{key}\n")
+        agent.process.stdin.flush()
+
+    def scenario(self, processes):
+        server, base, detail = start_intercom_server(self.server_bin, self.workdir)
+        processes.append(server)
+        if not self.check("intercom-server is up", base, detail):
+            return
+        registrar_port = free_udp_port()
+        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD, route_calls=True)
+        processes.append(kamailio)
+        if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
+                          f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):
+            return
+        gate = self.gate(base, registrar_port)
+        processes.append(gate)
+
+        confdir = os.path.join(self.workdir, "baresip")
+        recordings = os.path.join(self.workdir, "baresip-recordings")
+        os.makedirs(recordings, exist_ok=True)
+        tone = os.path.join(self.workdir, "phone-tone.wav")
+        write_tone_wav(tone, PHONE_TONE, 60)
+        baresip_config(confdir, free_port_pair(), tone, recordings)
+        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
+            f.write(f"<sip:reception@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300;answermode=auto\n")
+        phone = Baresip(confdir, self.workdir)
+        processes.append(phone)
+
+        # (a) both registered
+        def registered():
+            dump = kamailio.dump() or ""
+            contacts = [re.search(p, dump) for p in (r"sip:gate@127\.0\.0\.1:\d+", r"sip:reception[^@>\s]*@127\.0\.0\.1:\d+")]
+            return ", ".join(c.group(0) for c in contacts) if all(contacts) else None
+        dump = wait_for(registered, 20, 0.2)
+        if not self.check("(a) the device (gate) and baresip (reception) register with kamailio; kamcmd ul.dump holds both",
+                          dump, f"contacts {dump}" if dump else "gate: " + " | ".join(gate.tail(3))
+                          + "; baresip: " + " | ".join(phone.tail(4, stdout=True))):
+            return
+
+        # (b) the call button calls reception; baresip answers automatically
+        mark, phone_mark = gate.mark(), phone.lines()
+        self.press(gate, "c")
+        answered = wait_for(lambda: gate.find(r"SIP call to \S+ answered.*", mark), 15, 0.1)
+        relayed = kamailio.process.find(r"INVITE from sip:gate@\S+ relayed to (\S+)")
+        established = phone.said(r"[Cc]all established.*", phone_mark)
+        if not self.check(f"(b) the call button sends an INVITE to {self.target}; kamailio relays it to baresip, "
+                          "which answers; the device logs the call answered",
+                          answered and relayed and established,
+                          f"{relayed.group(0)[:110] if relayed else 'no relay line in kamailio'}; "
+                          f"{established.group(0)[:80] if established else 'baresip: ' + ' | '.join(phone.tail(5, stdout=True))}; "
+                          f"device: {answered.group(0)[:100] if answered else ' | '.join(gate.tail(5))}"):
+            return
+
+        # (c) two-way audio
+        def recorded():
+            dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
+            speaker = os.path.getsize(self.speaker) if os.path.exists(self.speaker) else 0
+            phone_bytes = os.path.getsize(dumps[0]) if dumps else 0
+            return (dumps[0], speaker, phone_bytes) if speaker >= 48_000 * 2 * 3 and phone_bytes >= 8000 * 2 * 3 else None
+        got = wait_for(recorded, 15, 0.2)
+        dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
+        if dumps:
+            samples, rate = wav_samples(dumps[0])
+            heard_at_phone, level = frequency_figures(samples, rate)
+            detail = f"{heard_at_phone} Hz at {level:.1f} dBFS over {len(samples) / rate:.1f} s of {rate} Hz"
+        else:
+            heard_at_phone, level, detail = None, -120.0, f"no dump-*-dec.wav in {recordings}"
+        self.check(f"(c) baresip decoded the device's {DEVICE_TONE:.0f} Hz tone (dominant frequency within ±2 %)",
+                   got and within(heard_at_phone, DEVICE_TONE) and level > -30, detail)
+        if os.path.exists(self.speaker):
+            with open(self.speaker, "rb") as f:
+                played = pcm16(f.read())
+            heard_at_device, level = frequency_figures(played, 48_000)
+            detail = f"{heard_at_device} Hz at {level:.1f} dBFS over {len(played) / 48_000:.1f} s of 48 kHz"
+        else:
+            heard_at_device, level, detail = None, -120.0, "the device's speaker wrote nothing: " + " | ".join(gate.tail(4))
+        self.check(f"(c) the device's speaker played baresip's {PHONE_TONE:.0f} Hz (dominant frequency within ±2 %)",
+                   got and within(heard_at_device, PHONE_TONE) and level > -30, detail)
+
+        # (d) the door code from the called phone
+        phone.type(DOOR_CODE + "#")
+        opened = wait_for(lambda: gate.find(r"opening the door.*", mark), 10, 0.1)
+        self.check("(d) the called phone types 1234# (RFC 4733): the device opens the door",
+                   opened, opened.group(0)[:100] if opened else " | ".join(gate.tail(4)))
+
+        # (e) the hangup button ends the call
+        phone_mark = phone.lines()
+        self.press(gate, "h")
+        outcome = wait_for(lambda: gate.find(r"call outgoing sip:reception\S*: answered.*", mark), 10, 0.1)
+        ended = wait_for(lambda: gate.find(r"SIP media ended: .*", mark), 5, 0.1)
+        bye = kamailio.process.find(r"in-dialog BYE from sip:gate@\S+ relayed .*")
+        closed = wait_for(lambda: phone.said(r"(?i)(call closed|terminated|connection reset|session closed).*", phone_mark), 5, 0.1)
+        self.check("(e) the hangup button sends BYE along the route set (kamailio relays it, baresip's call closes) and the "
+                   "device logs the outgoing call answered, ended locally",
+                   bye and closed and outcome and "localHangup" in outcome.group(0),
+                   (bye.group(0)[:100] if bye else "kamailio relayed no BYE") + "; "
+                   + (closed.group(0)[:60] if closed else "baresip: " + " | ".join(phone.tail(3, stdout=True))) + "; "
+                   + (outcome.group(0)[:150] if outcome else "no outcome line: " + " | ".join(gate.tail(5))))
+        text = ended.group(0) if ended else ""
+        received = re.search(r"packetsReceived[=: ]+(\d+)", text)
+        sent = re.search(r"packetsSent[=: ]+(\d+)", text)
+        self.check("(e) the device's SIP media ended with packets both ways (≥ 150 each, 3 s at 50 a second)",
+                   received and sent and int(received.group(1)) >= 150 and int(sent.group(1)) >= 150,
+                   text[:260] if text else "no 'SIP media ended' line")
+        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics_port}/metrics")
+        counted = samples.get('intercom_calls_total{direction="outgoing",outcome="answered",route="sip"}') if status == 200 else None
+        self.check('(e) /metrics counts it: intercom_calls_total{direction="outgoing",outcome="answered",route="sip"} 1',
+                   counted == 1, f"HTTP {status}: {counted}")
+
+        # (f) the phone refuses
+        phone.type("/answermode manual\n")
+        mark, phone_mark = gate.mark(), phone.lines()
+        self.press(gate, "c")
+        ringing = wait_for(lambda: phone.said(r"(?i)incoming call.*", phone_mark), 10, 0.1)
+        if ringing:
+            phone.type("/hangup\n")
+        refused = wait_for(lambda: gate.find(r"call outgoing sip:reception\S*: unanswered.*", mark), 10, 0.1)
+        said = gate.find(r"SIP call to \S+ refused: .*", mark)
+        self.check("(f) the phone rings and refuses (baresip /hangup): the device logs the call refused and unanswered",
+                   ringing and refused and said,
+                   (said.group(0)[:80] if said else "no 'refused' line") + "; "
+                   + (refused.group(0)[:150] if refused else "no outcome: " + " | ".join(gate.tail(4)))
+                   + ("" if ringing else "; baresip never rang: " + " | ".join(phone.tail(4, stdout=True))))
+
+        # (g) nobody answers: the ring timeout CANCELs
+        mark, phone_mark = gate.mark(), phone.lines()
+        self.press(gate, "c")
+        ringing = wait_for(lambda: phone.said(r"(?i)incoming call.*", phone_mark), 10, 0.1)
+        timed_out = wait_for(lambda: gate.find(r"call outgoing sip:reception\S*: unanswered.*", mark), RING_TIMEOUT + 10, 0.1)
+        closed = wait_for(lambda: phone.said(r"(?i)session closed.*", phone_mark), 5, 0.1)
+        cancelled = wait_for(lambda: gate.find(r"SIP call cancelled .*status=487.*", mark), 5, 0.1)
+        self.check(f"(g) nobody answers: after ring_timeout ({RING_TIMEOUT} s) the device CANCELs (the INVITE ends 487, "
+                   "baresip's ringing call closes) and logs the call unanswered (ring timeout)",
+                   ringing and closed and cancelled and timed_out and "ringTimeout" in timed_out.group(0),
+                   (closed.group(0)[:80] if closed else "baresip: " + " | ".join(phone.tail(4, stdout=True))) + "; "
+                   + (cancelled.group(0)[:90] if cancelled else "no 487 after a CANCEL") + "; "
+                   + (timed_out.group(0)[:150] if timed_out else "no outcome: " + " | ".join(gate.tail(4))))
+
+        # (h) still registered and running
+        dump = kamailio.dump() or ""
+        self.check("(h) the device still runs and is registered", gate.process.poll() is None
+                   and re.search(r"sip:gate@127\.0\.0\.1:\d+", dump), f"running {gate.process.poll() is None}")
+
+
+def main():
+    server, intercomd = binary_arguments(__doc__.split("\n")[0])
+    log(f"sip outgoing: the device's call button calls baresip through kamailio; command: {' '.join(sys.argv)}")
+    checks = Run(server, intercomd).run()
+    log(f"{checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
