@@ -3,7 +3,7 @@
 
 kamailio (Tests/sip/kamailio.py, `route_calls`) is the registrar (digest auth) and the proxy. The agent `gate`
 registers as sip:gate@127.0.0.1 with `[call] target = "sip:reception@…"`, its buttons simulated by
-`intercomd run --keys` (c = call, h = hangup, typed on its standard input), the 440 Hz test tone as its
+`intercomd run --keys` (c = call, h = hangup, a = accept, typed on its standard input), answering by button, the 440 Hz test tone as its
 microphone and an ALSA `file` PCM as its speaker. baresip (Debian's 1.0.0) registers as sip:reception@127.0.0.1,
 sends a 1000 Hz tone and dumps the audio it decodes (helpers shared with baresip_test.py).
 
@@ -14,7 +14,8 @@ the device's speaker played baresip's 1000 Hz; (d) the code 1234# typed on the p
 and ended locally, its SIP media with packets both ways, and /metrics counts it with route="sip";
 (f) the phone in manual answer mode refuses the call: the device logs it unanswered, refused by the callee;
 (g) the phone rings and nobody answers: after `ring_timeout` the device CANCELs (baresip's call ends) and logs
-the call unanswered (ring timeout); (h) the device is still registered afterwards.
+the call unanswered (ring timeout); (h) with `answer = "button"`, baresip's call to the device rings until the
+simulated accept button is pressed; (i) the device is still registered afterwards.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: outgoing_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
@@ -44,6 +45,8 @@ PASSWORD = "s3cret-out"
 DOOR_CODE = "1234"
 RING_TIMEOUT = 6
 KEYS_WIRING = """
+[gpio.buttons.accept]
+line = "ACCEPT"
 [gpio.buttons.call]
 line = "CALL"
 [gpio.buttons.hangup]
@@ -93,7 +96,7 @@ class Run(Checks):
         self.metrics_port = free_port()
         config = write_agent_config(
             os.path.join(self.workdir, "gate.toml"), base, "SIP gate", 52.52, 13.405,
-            os.path.join(self.workdir, "state-gate"), self.metrics_port,
+            os.path.join(self.workdir, "state-gate"), self.metrics_port, answer="button",
             call=f'allow_door_open = true\ntarget = "{self.target}"\nring_timeout = "{RING_TIMEOUT}s"\n'
                  'call_button_cooldown = "0s"\n',
             extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
@@ -246,9 +249,28 @@ class Run(Checks):
                    + (cancelled.group(0)[:90] if cancelled else "no 487 after a CANCEL") + "; "
                    + (timed_out.group(0)[:150] if timed_out else "no outcome: " + " | ".join(gate.tail(4))))
 
-        # (h) still registered and running
+        # (h) the other way round: baresip calls the device, which rings until its accept button is pressed
+        phone.type("/answermode auto\n")
+        mark, phone_mark = gate.mark(), phone.lines()
+        phone.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
+        rings = wait_for(lambda: gate.find(r"SIP call from \S+ <sip:reception.*", mark), 10, 0.1)
+        early = wait_for(lambda: phone.said(r"[Cc]all established.*", phone_mark), 2, 0.1)  # must not happen yet
+        self.press(gate, "a")
+        established = wait_for(lambda: phone.said(r"[Cc]all established.*", phone_mark), 10, 0.1)
+        phone.type("/hangup\n")
+        outcome = wait_for(lambda: gate.find(r"call incoming \S+: answered.*", mark), 10, 0.1)
+        ring_to_answer = re.search(r'ringToAnswer="([0-9.]+) seconds"', outcome.group(0)) if outcome else None
+        self.check("(h) answer = \"button\": baresip's call rings on the device (not answered within 2 s) until the "
+                   "accept button is pressed, then it is established and logged answered",
+                   rings and not early and established and ring_to_answer and float(ring_to_answer.group(1)) >= 2,
+                   (rings.group(0)[:80] if rings else "no 'SIP call from' line") + "; "
+                   + ("answered before the button! " if early else "")
+                   + (established.group(0)[:60] if established else "baresip: " + " | ".join(phone.tail(4, stdout=True))) + "; "
+                   + (outcome.group(0)[:140] if outcome else "no outcome: " + " | ".join(gate.tail(4))))
+
+        # (i) still registered and running
         dump = kamailio.dump() or ""
-        self.check("(h) the device still runs and is registered", gate.process.poll() is None
+        self.check("(i) the device still runs and is registered", gate.process.poll() is None
                    and re.search(r"sip:gate@127\.0\.0\.1:\d+", dump), f"running {gate.process.poll() is None}")
 
 
