@@ -404,3 +404,9 @@ write("FuzzSDP", "baresip-audio-video.sdp", "\r\n".join([
     "m=audio 10462 RTP/AVP 96 0 8 101", "a=rtpmap:96 opus/48000/2", "a=fmtp:96 stereo=1;sprop-stereo=1",
     "a=rtpmap:0 PCMU/8000", "a=rtpmap:8 PCMA/8000", "a=rtpmap:101 telephone-event/8000", "a=fmtp:101 0-15",
     "a=sendrecv", "a=ptime:20", "m=video 10464 RTP/AVP 97", "a=rtpmap:97 VP8/90000", ""]))
+# ── A SIP video offer for SIPVideoAnswerer: AVPF with feedback, H.264 before VP8, send-only ──
+write("FuzzSDP", "sip-avpf-video.sdp", "\r\n".join([
+    "v=0", "o=- 7 7 IN IP4 203.0.113.9", "s=-", "c=IN IP4 203.0.113.9", "t=0 0",
+    "m=audio 5004 RTP/AVP 8", "a=rtpmap:8 PCMA/8000",
+    "m=video 5006 RTP/AVPF 97 98", "c=IN IP4 203.0.113.10", "a=rtpmap:97 H264/90000", "a=rtpmap:98 VP8/90000",
+    "a=rtcp-fb:98 nack pli", "a=rtcp-fb:98 ccm fir", "a=sendonly", ""]))

@@ -3,7 +3,8 @@
 # ping (sip_test.py), then calls from SIPp straight to the device's SIP port: G.711 both ways, the door code
 # by RFC 4733 keys, busy, CANCEL, the allow-list and a 488 (calls_test.py); then baresip, a real SIP phone, calls
 # the device through kamailio: two-way audio checked by frequency at both ends, the door code, 486, BYE
-# (baresip_test.py); and the device's call button calls baresip through kamailio (outgoing_test.py). Needs python3, kamailio (kamcmd), sip-tester (sipp) and baresip (Debian packages;
+# (baresip_test.py); the device's call button calls baresip through kamailio (outgoing_test.py); and baresip's
+# audio + VP8 call gets the device's video, a snapshot of it checked (video_test.py). Needs python3, kamailio (kamcmd), sip-tester (sipp) and baresip (Debian packages;
 # scripts/debian-packages.txt).
 # Usage: Tests/sip/run.sh [--server BIN] [--intercomd BIN]
 # Binaries: Tests/support/binary-flags.sh.
@@ -17,4 +18,5 @@ python3 "$here/sip_test.py" --server "$server" --intercomd "$intercomd" "$@" || 
 python3 "$here/calls_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/baresip_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/outgoing_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
+python3 "$here/video_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 exit $status

@@ -8,7 +8,7 @@ let reparseLimits = SDPLimits(
 /// SDP parser (reliability-test-matrix §(c) 1): any bytes parse or throw `SDPError`; a parsed description
 /// serializes to text that parses back to an equal description. Every parsed description is also offered
 /// to `SIPAudioAnswerer`: it answers or throws `SIPAudioAnswerError`, and an answer parses back equal, with
-/// one m= line per offered one and a payload type the offer listed.
+/// one m= line per offered one and a payload type the offer listed; then to `SIPVideoAnswerer`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSDP(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     guard let parsed = try? SessionDescription(parsing: fuzzInput(data, size)) else { return 0 }
@@ -34,4 +34,19 @@ func checkSIPAudioAnswer(to offer: SessionDescription) {
     fuzzRequire(
         offer.media.contains { $0.payloads.contains { $0.payloadType == answer.payloadType } },
         "answer payload type \(answer.payloadType) is not in the offer")
+    checkSIPVideoAnswer(to: offer, audioAnswer: answer.session)
+}
+
+/// `SIPVideoAnswerer` on the same offer: its section spliced into the audio answer keeps one m= line per offered
+/// one, parses back equal, and answers a video section of the offer with a VP8 payload type it listed.
+func checkSIPVideoAnswer(to offer: SessionDescription, audioAnswer: SessionDescription) {
+    guard let video = SIPVideoAnswerer(port: 4002).answer(offer) else { return }
+    let spliced = SIPVideoAnswerer.splice(video, into: audioAnswer)
+    let text = spliced.serialized()
+    let reparsed = try? SessionDescription(parsing: text, limits: reparseLimits)
+    fuzzRequire(reparsed == spliced, "SIP video answer does not parse back equal\n--- answer ---\n\(text)")
+    fuzzRequire(spliced.media.count == offer.media.count, "video answer m= count differs from the offer's")
+    fuzzRequire(offer.media.indices.contains(video.index) && offer.media[video.index].kind == .video
+                    && offer.media[video.index].payloads.contains { $0.payloadType == video.payloadType },
+                "video answer does not answer a VP8 payload of an offered video section")
 }

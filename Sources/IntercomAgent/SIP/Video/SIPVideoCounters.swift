@@ -1,0 +1,18 @@
+/// What a SIP call's video did, for its log line and tests.
+public struct SIPVideoCounters: Sendable, Equatable {
+    public var framesSent = 0
+    public var packetsSent = 0
+    public var bytesSent = 0
+    /// Frames not sent: deltas before the first keyframe (`OutboundVideoStream`).
+    public var framesSkipped = 0
+    public var sendErrors = 0
+    /// The phone's own video packets (counted, never decoded: nothing on the device shows them).
+    public var packetsReceived = 0
+    /// PLI and FIR from the phone, each passed to the encoder as a keyframe request.
+    public var keyframeRequests = 0
+    public var rtcpSent = 0
+    public var rtcpReceived = 0
+    /// Where the video goes: the offer's address, then the source of the phone's first packet (RFC 4961).
+    public var remote = "-"
+    public var latched = false
+}
