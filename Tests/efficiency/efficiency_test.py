@@ -7,6 +7,9 @@ speaker, as in issue #21's measurements. The caller is `intercomd call` from a s
 and audio). CPU is read per thread from /proc/PID/task/*/stat (utime + stime), context switches from
 /proc/PID/task/*/status, memory from /proc/PID/status (VmRSS).
 
+Then a second agent with `[sip]` is called by baresip (audio and 640x480@30 VP8 from its fake source) straight on
+its SIP port, and the same CPU window gives the SIP call's cost beside the WebRTC call's (issue #18).
+
 Figures are printed as EFFICIENCY lines with the exact commands; the pass/fail bounds are generous regression
 guards (the targets are in the issue and the README's Figures table). Stdlib only.
 """
@@ -19,9 +22,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sip"))
+sys.dont_write_bytecode = True
 from prerequisites import missing_prerequisites  # noqa: E402
 import calls  # noqa: E402
-from webdriver import free_port, log  # noqa: E402
+from webdriver import free_port, log, wait_for  # noqa: E402
+from baresip_test import PHONE_TONE, Baresip, baresip_config, free_port_pair, write_tone_wav  # noqa: E402
+from kamailio import free_udp_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -33,6 +40,9 @@ CALL_WINDOW_SECONDS = float(os.environ.get("EFFICIENCY_CALL_SECONDS", "20"))
 MAX_IDLE_PERCENT = 2.0
 MAX_CALL_TO_FLOOR_RATIO = 8.0
 MAX_IDLE_RSS_MB = 120
+# A SIP call carries the same video and audio plus a G.711 transcode of the microphone; twice the WebRTC call's
+# CPU would mean something runs that should not.
+MAX_SIP_TO_WEBRTC_RATIO = 2.0
 
 
 def write_clip(path, frames=30):
@@ -120,6 +130,7 @@ class Run:
             self.passed += 1
         else:
             self.failures.append(name)
+        return ok
 
     def figure(self, text):
         print(f"EFFICIENCY {text}", flush=True)
@@ -229,10 +240,74 @@ class Run:
         self.check("media stops after the call (no encoder thread, idle CPU again)",
                    "intercom-vp8" not in after_threads and after <= MAX_IDLE_PERCENT,
                    f"{after:.2f} %, threads {', '.join(sorted(after_threads))}")
-        self.figure(f"summary: idle {idle:.2f} % | call {in_call:.2f} % ({ratio:.2f}x floor {floor:.2f} %) | "
-                    f"RSS {idle_rss:.1f}/{call_rss:.1f}/{after_rss:.1f} MB | {call_switches:.0f} ctx/s in call")
         device.stop()
+        sip_call = self.sip_call(base, clip, in_call, env)
+        self.figure(f"summary: idle {idle:.2f} % | call {in_call:.2f} % ({ratio:.2f}x floor {floor:.2f} %) | "
+                    f"RSS {idle_rss:.1f}/{call_rss:.1f}/{after_rss:.1f} MB | {call_switches:.0f} ctx/s in call"
+                    + (f" | SIP call {sip_call:.2f} % ({sip_call / in_call:.2f}x the WebRTC call)" if sip_call and in_call else ""))
         server.stop()
+
+    def sip_call(self, base, clip, webrtc_percent, env):
+        """The same device called over SIP (issue #18): baresip calls its SIP port directly with audio and VP8
+        (640x480 at 30 fps, its fake video source), and the device sends its clip as VP8 and its tone as G.711.
+        Returns the device's CPU % in that call (None when it did not connect)."""
+        missing = missing_prerequisites(tools=(("baresip", "baresip"),))
+        for problem in missing:
+            self.check("SIP call benchmark prerequisites", False, problem)
+        if missing:
+            return None
+        sip_port = free_udp_port()
+        config = self.config("sip-device", "Efficiency SIP Door", 52.53, clip, "tone", free_port(), base)
+        with open(config, "a", encoding="utf-8") as f:
+            # Nobody registers it: the registrar port is closed, calls come straight to its SIP port.
+            f.write(f'\n[sip]\nregistrar = "127.0.0.1:{free_udp_port()}"\nuser = "gate"\nport = {sip_port}\n')
+        command = [self.intercomd_bin, "run", "--config", config]
+        self.figure("command: " + " ".join(command))
+        device = calls.LoggedProcess(command, self.workdir, "sip-device", env=env)
+        phone = None
+        try:
+            if not device.wait_line(r"ready: ", 60):
+                self.check("the SIP device starts", False, " | ".join(device.tail(3)))
+                return None
+            confdir, recordings = os.path.join(self.workdir, "baresip"), os.path.join(self.workdir, "baresip-recordings")
+            os.makedirs(recordings, exist_ok=True)
+            tone = os.path.join(self.workdir, "phone-tone.wav")
+            write_tone_wav(tone, PHONE_TONE, 90)
+            baresip_config(confdir, free_port_pair(), tone, recordings)
+            with open(os.path.join(confdir, "config"), "a", encoding="utf-8") as f:
+                f.write(f"module vp8.so\nmodule fakevideo.so\nvideo_source fakevideo,nil\nvideo_display fakevideo,nil\n"
+                        f"video_size {WIDTH}x{HEIGHT}\nvideo_fps {FPS}\nvideo_bitrate {KBPS * 1000}\n")
+            with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
+                f.write("<sip:bench@127.0.0.1>;regint=0\n")
+            phone = Baresip(confdir, self.workdir)
+            self.figure(f"command: baresip -f {confdir}, then /dial sip:gate@127.0.0.1:{sip_port}")
+            time.sleep(2)
+            phone.type(f"/dial sip:gate@127.0.0.1:{sip_port}\n")
+            established = wait_for(lambda: phone.said(r"[Cc]all established.*"), 15, 0.1)
+            video = wait_for(lambda: device.find(r"SIP video: VP8 .*"), 5, 0.1)
+            if not self.check("the SIP call (baresip, audio + VP8) connects and the device sends video",
+                              established is not None and video is not None,
+                              (video.group(0)[:100] if video else "no 'SIP video' line: " + " | ".join(device.tail(3)))):
+                return None
+            time.sleep(6)
+            agent = Process(device.process.pid)
+            sip_percent, threads, switches = agent.window(CALL_WINDOW_SECONDS)
+            ratio = sip_percent / webrtc_percent if webrtc_percent > 0 else float("inf")
+            self.figure(f"SIP audio+video call: {sip_percent:.2f} % of a core over {CALL_WINDOW_SECONDS:.0f} s = {ratio:.2f}x the "
+                        f"WebRTC call ({webrtc_percent:.2f} %), {switches:.0f} context switches/s, RSS {agent.rss_mb():.1f} MB")
+            self.figure("SIP in-call threads (% of a core): " + ", ".join(
+                f"{n} {p:.2f}" for n, p in sorted(threads.items(), key=lambda kv: -kv[1]) if p >= 0.05))
+            self.check(f"SIP call CPU ≤ {MAX_SIP_TO_WEBRTC_RATIO}x the WebRTC call's", ratio <= MAX_SIP_TO_WEBRTC_RATIO,
+                       f"{ratio:.2f}x")
+            phone.type("/hangup\n")
+            ended = device.wait_line(r"SIP video ended: .*", 10)
+            self.check("the SIP call ends with video sent", ended is not None and re.search(r"framesSent: [1-9]", ended.group(0)),
+                       ended.group(0)[:200] if ended else " | ".join(device.tail(3)))
+            return sip_percent
+        finally:
+            if phone:
+                phone.stop()
+            device.stop()
 
 
 def main():
