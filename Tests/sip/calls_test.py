@@ -11,7 +11,8 @@ Checks: (a) a SIPp call with a PCMA + telephone-event offer is answered 200 with
 7 s of PCMA (sip-tester's g711a.pcap) and the device counts it, then BYE; the device logs the call answered
 and its SIP media with the packets both ways; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
 sip-tester) open the door once; (c) a wrong code (9 9 9 9 #) does not; (d) a second INVITE during a call is
-answered 486 Busy Here, and a WebRTC call (`intercomd call` through the backend) during it gets bye busy; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
+answered 486 Busy Here, and a WebRTC call (`intercomd call` through the backend) during it gets bye busy; an
+INVITE during a WebRTC call gets 486 too, and so do 200 INVITEs in 10 s while the WebRTC call goes on; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
 call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio, or one that is not SDP, gets 488; (h) the agents
 are still running and answer OPTIONS afterwards.
 
@@ -41,6 +42,8 @@ from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 PCAPS = "/usr/share/sip-tester"
 DOOR_CODE = "1234"
 RING_TIMEOUT = 20
+BUSY_SIP = 'intercom_calls_total{direction="incoming",outcome="busy",route="sip"}'
+ANSWERED_WEBRTC = 'intercom_calls_total{direction="incoming",outcome="answered",route="webrtc"}'
 
 HEADERS = """Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch];rport
 From: "{name}" <sip:{user}@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
@@ -231,8 +234,9 @@ class Run(Checks):
         self.metrics[process.label] = metrics_port
         return process, sip_port
 
-    def sipp(self, port, scenario, timeout=40):
-        """Runs one SIPp scenario against 127.0.0.1:`port`; returns (exit code, the tail of what it said)."""
+    def sipp(self, port, scenario, timeout=40, calls=1, rate=None):
+        """Runs a SIPp scenario against 127.0.0.1:`port`, `calls` times (at `rate` calls a second, else one at a
+        time); returns (exit code, the tail of what it said)."""
         self.scenarios += 1
         path = os.path.join(self.workdir, f"scenario-{self.scenarios}.xml")
         with open(path, "w", encoding="utf-8") as f:
@@ -240,9 +244,10 @@ class Run(Checks):
         errors = os.path.join(self.workdir, f"sipp-{self.scenarios}-errors.log")
         try:
             result = subprocess.run(
-                [find_tool("sipp"), f"127.0.0.1:{port}", "-sf", path, "-m", "1", "-i", "127.0.0.1",
+                [find_tool("sipp"), f"127.0.0.1:{port}", "-sf", path, "-m", str(calls), "-i", "127.0.0.1",
                  "-p", str(free_udp_port()), "-mp", str(free_udp_port() & ~1), "-timeout", f"{timeout}s",
-                 "-timeout_error", "-nostdin", "-trace_err", "-error_file", errors],
+                 "-timeout_error", "-nostdin", "-trace_err", "-error_file", errors]
+                + (["-r", str(rate), "-rp", "1000"] if rate else []),
                 capture_output=True, text=True, timeout=timeout + 10, cwd=self.workdir)
         except subprocess.TimeoutExpired:
             return -1, "sipp did not end"
@@ -346,6 +351,39 @@ class Run(Checks):
                    exit_code == 1 and busy and "busy" in busy.group(0).lower() and results.get("first", (1,))[0] == 0,
                    f"intercomd call exit {exit_code}; device: {busy.group(0)[:160] if busy else 'no outcome line'}; "
                    f"first SIP call: {results.get('first', ('running',))[0]} | " + " | ".join(webrtc.tail(3)))
+
+        # (d) the other way round: an INVITE during a WebRTC call gets 486, and so does a flood of 200 in 10 s,
+        # while the WebRTC call goes on
+        mark = len(gate.err)
+        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
+        busy_before = samples.get(BUSY_SIP, 0) if status == 200 else 0
+        answered_before = samples.get(ANSWERED_WEBRTC, 0) if status == 200 else 0
+        webrtc = LoggedProcess([self.intercomd_bin, "call", "--config", caller_config, "--to", "SIP gate",
+                                "--seconds", "18"], self.workdir, "call-webrtc-2", env=agent_environment())
+        connected = webrtc.wait_line(r"connected after \d+ ms", 30, stdout=True)
+        code, said = self.sipp(gate_port, refused_call("During", "during", 486))
+        self.check("(d) an INVITE during a WebRTC call is answered 486 Busy Here",
+                   connected and code == 0, f"{'connected' if connected else 'the WebRTC call did not connect'}; "
+                   f"sipp exit {code} {said[-150:]}")
+        started = time.monotonic()
+        code, said = self.sipp(gate_port, refused_call("Flood", "flood", 486), timeout=30, calls=200, rate=20)
+        flood_seconds = time.monotonic() - started
+        try:
+            exit_code = webrtc.process.wait(40)
+        except subprocess.TimeoutExpired:
+            exit_code = None
+        webrtc.stop()
+        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
+        answered = samples.get(ANSWERED_WEBRTC) if status == 200 else None
+        self.check("(d) 200 INVITEs in 10 s (SIPp at 20 a second) during the WebRTC call: every one answered 486, the "
+                   "WebRTC call goes on to its end (the caller exits 0, /metrics counts it answered)",
+                   code == 0 and flood_seconds < 20 and exit_code == 0 and answered == answered_before + 1,
+                   f"sipp exit {code} after {flood_seconds:.1f} s {said[-120:] if code else ''}; intercomd call exit {exit_code}; "
+                   f"answered WebRTC calls {answered} (before: {answered_before})")
+        busy = samples.get(BUSY_SIP) if status == 200 else None
+        self.check("(d) /metrics counts the 201 SIP calls refused busy during the WebRTC call (one, then the flood of 200; "
+                   "the log is rate-limited, the counter is not)",
+                   busy is not None and busy - busy_before == 201, f"HTTP {status}: {busy} (before: {busy_before})")
 
         # (e) CANCEL before the answer
         mark = len(front.err)
