@@ -253,7 +253,7 @@ struct SIPAudioCallTests {
     @Test("unusable offers are SIPAudioAnswerError (a 488); a local host that is not an address is SIPAudioCallError")
     func unusableOffers() throws {
         let endpoints = ScriptedEndpoints()
-        #expect(throws: SIPAudioAnswerError.sdesNotSupported) {
+        #expect(throws: SIPAudioAnswerError.srtpOff) {
             _ = try SIPAudioCall(offer: Self.offer(port: 4000, formats: "0", rtpmaps: []).replacingOccurrences(of: "RTP/AVP", with: "RTP/SAVP"),
                                  localHost: "127.0.0.1", endpoints: endpoints, logger: Self.logger)
         }
