@@ -279,7 +279,8 @@ struct SIPAudioCallTests {
         media.start()
         defer { media.stop() }
         let peer = try SIPAudioPeer()
-        let call = try media.sipAudioCall(offer: Self.offer(port: peer.port, formats: "8 0", rtpmaps: []), localHost: "127.0.0.1")
+        let call = try media.sipAudioCall(offer: Self.offer(port: peer.port, formats: "8 0", rtpmaps: []), localHost: "127.0.0.1",
+                                      srtp: .optional)
         #expect(call.counters.codec == "PCMU")  // our order wins: PCMU, then PCMA
         call.start(onDigit: { _ in }, onState: { _ in })
         // The peer speaks in real time (the speaker's jitter buffer plays 20 ms per 20 ms).

@@ -15,10 +15,13 @@ final class SIPCallMedia: CallMediaSession {
     private let media: MediaService
     private let logger: Logger
     private let audio = Mutex<SIPAudioCall?>(nil)
+    /// `[sip] srtp` for the answer.
+    private let srtp: SIPSRTPMode
 
-    init(dialog: SIPDialogConnection, media: MediaService, logger: Logger) {
+    init(dialog: SIPDialogConnection, media: MediaService, srtp: SIPSRTPMode, logger: Logger) {
         self.dialog = dialog
         self.media = media
+        self.srtp = srtp
         self.logger = logger
     }
 
@@ -30,7 +33,7 @@ final class SIPCallMedia: CallMediaSession {
         do {
             let local = try SIPSocketAddress.localAddress(
                 toward: try SIPSocketAddress.resolve(host: invite.sourceHost, port: 5060, datagram: true))
-            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host)
+            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host, srtp: srtp)
         } catch let error as SIPAudioAnswerError {
             await dialog.unusableOffer("\(error)")
             throw error
