@@ -54,7 +54,8 @@ struct SIPAudioSRTPCallTests {
         await callee.stop()
         for (call, ends) in [(caller, calleeEnds), (callee, callerEnds)] {
             let counters = call.counters
-            #expect(counters.packetsSent >= 40 && counters.srtpFailed == 0 && counters.packetsDropped == 0, "\(counters)")
+            #expect(counters.packetsSent >= 40 && counters.srtpFailed == 0 && counters.srtcpFailed == 0
+                    && counters.packetsDropped == 0, "\(counters)")
             // Each protected packet is the 172-byte RTP packet plus the 10-byte HMAC-SHA1-80 tag (RFC 3711 §4.2).
             #expect(counters.bytesSent == counters.packetsSent * 182, "\(counters)")
             #expect(ends.played.withLock { $0.count } >= 40)

@@ -204,6 +204,7 @@ public final class SIPAudioCall: Sendable {
         let counters = self.counters
         logger.info("SIP audio ended", metadata: [
             "codec": "\(counters.codec)", "srtp": "\(counters.srtp)", "srtpFailed": "\(counters.srtpFailed)",
+            "srtcpFailed": "\(counters.srtcpFailed)",
             "packetsSent": "\(counters.packetsSent)",
             "packetsReceived": "\(counters.packetsReceived)", "packetsDropped": "\(counters.packetsDropped)",
             "digits": "\(counters.digitsReceived)", "remote": "\(counters.remote)",

@@ -19,6 +19,10 @@ struct SIPRTPLoop {
     private var opus: OpusDecoder?
     /// The call's SRTP contexts (ours out, the peer's in); nil for plain RTP. Owned by this thread only.
     private let srtp: SRTPSession?
+    /// The first RTP and the first RTCP packet that fail to unprotect are logged (a wrong key shows at once);
+    /// the rest are only counted.
+    private var srtpFailureLogged = false
+    private var srtcpFailureLogged = false
     /// Where packets go: the offer's address until the first valid packet, then its source (RFC 4961 §4,
     /// "comedia": a peer behind NAT is reached at the address its packets come from).
     private var destination: RTPSocketAddress?
@@ -131,7 +135,7 @@ struct SIPRTPLoop {
                 call.shared.withLock { $0.packetsDropped += 1 }
                 continue
             }
-            guard let datagram = unprotect(wire, rtcp: true) else { continue }
+            guard let datagram = unprotect(wire, rtcp: true, from: source) else { continue }
             guard reporter.received(rtcp: datagram, arrival: MonotonicClock.now()) else {
                 call.shared.withLock { $0.packetsDropped += 1 }
                 continue
@@ -208,7 +212,7 @@ struct SIPRTPLoop {
             return
         }
         // Before the receiver and the latch: with SRTP only a packet with the peer's key moves the latch.
-        guard let datagram = unprotect(wire, rtcp: false) else { return }
+        guard let datagram = unprotect(wire, rtcp: false, from: source) else { return }
         let outcome = receiver.receive(datagram)
         if case .dropped = outcome {
             call.shared.withLock { $0.packetsDropped += 1 }
@@ -251,13 +255,18 @@ struct SIPRTPLoop {
     }
 
     /// The plain packet of what arrived: unprotected with the peer's key under SRTP. Nil, counted in
-    /// `srtpFailed`, for one that fails authentication or the replay check (or is too short to be SRTP).
-    private func unprotect(_ wire: ArraySlice<UInt8>, rtcp: Bool) -> ArraySlice<UInt8>? {
+    /// `srtpFailed` or `srtcpFailed`, for one that fails authentication or the replay check (or is too short to be SRTP).
+    private mutating func unprotect(_ wire: ArraySlice<UInt8>, rtcp: Bool, from source: RTPSocketAddress) -> ArraySlice<UInt8>? {
         guard let srtp else { return wire }
         do {
             return ArraySlice(rtcp ? try srtp.unprotectRTCP(Array(wire)) : try srtp.unprotectRTP(Array(wire)))
         } catch {
-            call.shared.withLock { $0.srtpFailed += 1 }
+            call.shared.withLock { if rtcp { $0.srtcpFailed += 1 } else { $0.srtpFailed += 1 } }
+            if !(rtcp ? srtcpFailureLogged : srtpFailureLogged) {
+                if rtcp { srtcpFailureLogged = true } else { srtpFailureLogged = true }
+                call.logger.warning("SIP audio: dropped an \(rtcp ? "SRTCP" : "SRTP") packet that does not unprotect (more are only counted)",
+                                    metadata: ["error": "\(error)", "bytes": "\(wire.count)", "from": "\(source)"])
+            }
             return nil
         }
     }
