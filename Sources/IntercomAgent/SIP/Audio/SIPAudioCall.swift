@@ -5,8 +5,9 @@ import Synchronization
 import WebRTCCore
 
 /// The audio of one SIP call (issue #18): RTP/AVP with PCMU or PCMA, or RTP/SAVP with SDES keys (RFC 4568)
-/// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in. One thread named `sip-rtp` polls the call's RTP socket and a wakeup pipe; the
-/// microphone's frames wake it (so an idle call costs nothing), and it sends one 20 ms packet per frame.
+/// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in. One thread named `sip-rtp` polls the
+/// call's RTP socket and a wakeup pipe; the microphone's frames wake it (so an idle call costs nothing), and
+/// it sends one 20 ms packet per frame.
 /// RTCP (SR/RR and SDES, RFC 3550 §6) goes from the odd port above every `rtcpInterval`.
 ///
 /// Answering (`init(offer:…)`) the negotiation is known at once; offering (`init(localHost:…)`, a call the
@@ -88,8 +89,7 @@ public final class SIPAudioCall: Sendable {
     /// `localHost`, as RTP/SAVP with two fresh SDES keys when `srtp` is mandatory (RTP/AVP otherwise, see
     /// `SIPAudioOfferer`). Throws `SIPAudioCallError` for the socket.
     public init(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode = .off,
-                endpoints: any SIPAudioEndpoints,
-                silenceTimeout: Duration = .seconds(30), rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
+                endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30), rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
         self.silenceTimeout = silenceTimeout
         self.rtcpInterval = rtcpInterval
         let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
@@ -204,8 +204,7 @@ public final class SIPAudioCall: Sendable {
         let counters = self.counters
         logger.info("SIP audio ended", metadata: [
             "codec": "\(counters.codec)", "srtp": "\(counters.srtp)", "srtpFailed": "\(counters.srtpFailed)",
-            "srtcpFailed": "\(counters.srtcpFailed)",
-            "packetsSent": "\(counters.packetsSent)",
+            "srtcpFailed": "\(counters.srtcpFailed)", "packetsSent": "\(counters.packetsSent)",
             "packetsReceived": "\(counters.packetsReceived)", "packetsDropped": "\(counters.packetsDropped)",
             "digits": "\(counters.digitsReceived)", "remote": "\(counters.remote)",
             "rtcpSent": "\(counters.rtcpSent)", "rtcpReceived": "\(counters.rtcpReceived)",
