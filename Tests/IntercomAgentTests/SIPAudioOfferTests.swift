@@ -57,7 +57,7 @@ struct SIPAudioOfferTests {
         #expect(throws: SIPAudioAnswerError.noCommonCodec(offered: ["G729/8000"])) {
             try call.accept(answer: SIPAudioCallTests.offer(port: 4000, formats: "18", rtpmaps: ["a=rtpmap:18 G729/8000"]))
         }
-        #expect(throws: SIPAudioAnswerError.sdesNotSupported) {
+        #expect(throws: SIPAudioAnswerError.transportMismatch(offered: "RTP/AVP", answered: "RTP/SAVP")) {
             try call.accept(answer: SIPAudioCallTests.offer(port: 4000, formats: "0", rtpmaps: [])
                 .replacingOccurrences(of: "RTP/AVP", with: "RTP/SAVP"))
         }

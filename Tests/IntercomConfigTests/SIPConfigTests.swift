@@ -17,6 +17,7 @@ struct SIPConfigTests {
         #expect(defaults.user == "gate3" && defaults.authUser == "gate3" && defaults.passwordFile == nil)
         #expect(defaults.transport == .udp && defaults.localPort == 5060 && defaults.displayName == nil)
         #expect(defaults.keepAlive == .seconds(25) && defaults.registerExpiry == .seconds(600))
+        #expect(defaults.srtp == .optional)
         let text = minimalConfig + """
             [sip]
             registrar = "192.168.178.1:5070"
@@ -27,12 +28,15 @@ struct SIPConfigTests {
             display_name = "Gate 3"
             keepalive = "10s"
             register_expiry = "5m"
+            srtp = "mandatory"
 
             """
         let sip = try sipSettings(text)
         #expect(sip.registrarHost == "192.168.178.1" && sip.registrarPort == 5070)
         #expect(sip.user == "620" && sip.authUser == "gate-auth" && sip.transport == .tcp && sip.localPort == 0)
         #expect(sip.displayName == "Gate 3" && sip.keepAlive == .seconds(10) && sip.registerExpiry == .seconds(300))
+        #expect(sip.srtp == .mandatory)
+        #expect(try sipSettings(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\nsrtp = \"off\"\n").srtp == .off)
         let v6 = try sipSettings(minimalConfig + "[sip]\nregistrar = \"[2001:db8::1]:5062\"\nuser = \"a\"\n")
         #expect(v6.registrarHost == "[2001:db8::1]" && v6.registrarPort == 5062)
     }
@@ -53,6 +57,9 @@ struct SIPConfigTests {
         ])
         #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\ntransport = \"tls\"\n")) == [
             "intercom.toml:11: sip.transport: must be one of \"udp\", \"tcp\", got \"tls\"",
+        ])
+        #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\nsrtp = \"required\"\n")) == [
+            "intercom.toml:11: sip.srtp: must be one of \"off\", \"optional\", \"mandatory\", got \"required\"",
         ])
         #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\nport = 70000\nregister_expiry = \"10s\"\n")) == [
             "intercom.toml:11: sip.port: must be between 0 and 65535, got 70000",

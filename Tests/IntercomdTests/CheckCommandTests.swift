@@ -70,6 +70,7 @@ struct CheckCommandTests {
         #expect(valid.stdout.contains("sip registers sip:620@192.168.178.1 at 192.168.178.1:5060 over udp as \"620\" "
             + "(password from \(directory)/sip.password), local port 5060"), "\(valid.stdout)")
         #expect(valid.stdout.contains("the call button calls sip:reception@192.168.178.1 through 192.168.178.1:5060"), "\(valid.stdout)")
+        #expect(valid.stdout.contains("sip calls from anyone; no door code; srtp optional"), "\(valid.stdout)")
     }
 
     @Test("[call] replies: a bad one is a problem at file:line; valid ones are summarized (issue #22)")

@@ -171,6 +171,15 @@ TLS = MINIMAL.replace('server_url = "http://127.0.0.1:1337/parse"',
                       'server_url = "https://intercom.example.org:8443/parse"\nca_file = "/etc/intercom/ca.pem"')
 write("FuzzConfig", "tls.toml", TLS)
 write("FuzzConfig", "tls-address.toml", TLS.replace("intercom.example.org", "192.0.2.10"))
+# [sip] with calls: the allow-list and SDES-SRTP required (docs/sip.md).
+SIP = MINIMAL + """
+[sip]
+registrar = "192.168.178.1:5060"
+user = "620"
+allow = ["sip:reception@192.168.178.1", "621"]
+srtp = "mandatory"
+"""
+write("FuzzConfig", "sip-srtp.toml", SIP)
 write("FuzzTOML", "features.toml", TOML_FEATURES)
 write("FuzzTOML", "bom-crlf.toml", "\ufeff" + MINIMAL.replace("\n", "\r\n"))
 
@@ -410,3 +419,19 @@ write("FuzzSDP", "sip-avpf-video.sdp", "\r\n".join([
     "m=audio 5004 RTP/AVP 8", "a=rtpmap:8 PCMA/8000",
     "m=video 5006 RTP/AVPF 97 98", "c=IN IP4 203.0.113.10", "a=rtpmap:97 H264/90000", "a=rtpmap:98 VP8/90000",
     "a=rtcp-fb:98 nack pli", "a=rtcp-fb:98 ccm fir", "a=sendonly", ""]))
+# SDES-SRTP offers (RFC 4568 §9.1): baresip's srtp-mand (both suites), and crypto lines with a lifetime, an MKI,
+# a session parameter and malformed keys, which the answerer skips.
+SDES_KEY = "PS1uQCVeeCFCanVmcjkpPywjNWhcYD0mXXtxaVBR"
+write("FuzzSDP", "baresip-srtp-mand.sdp", "\r\n".join([
+    "v=0", "o=- 1652172519 3271838003 IN IP4 198.51.100.7", "s=-", "c=IN IP4 198.51.100.7", "t=0 0",
+    "m=audio 10462 RTP/SAVP 0 8 101", "a=rtpmap:0 PCMU/8000", "a=rtpmap:8 PCMA/8000",
+    "a=rtpmap:101 telephone-event/8000", "a=fmtp:101 0-15",
+    f"a=crypto:1 AES_CM_128_HMAC_SHA1_32 inline:{SDES_KEY}", f"a=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:{SDES_KEY}",
+    "a=sendrecv", "a=ptime:20", ""]))
+write("FuzzSDP", "sdes-crypto-shapes.sdp", "\r\n".join([
+    "v=0", "o=- 1 1 IN IP4 203.0.113.5", "s=-", "c=IN IP4 203.0.113.5", "t=0 0",
+    "m=audio 4000 RTP/SAVP 0", f"a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:{SDES_KEY}|2^20|1:4",
+    f"a=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:{SDES_KEY} UNENCRYPTED_SRTCP",
+    "a=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:Zm9vYmFy", "a=crypto:x AES_256_CM_HMAC_SHA1_80 inline:!",
+    f"a=crypto:123456789 AES_CM_128_HMAC_SHA1_32 inline:{SDES_KEY}|2^31",
+    "m=audio 4002 RTP/AVP 8", ""]))

@@ -5,17 +5,20 @@ import WebRTCCore
 extension MediaService {
     /// Answers `offer` (`SIPAudioAnswerer`, `codecs` in this order: PCMU, PCMA unless configured), binds a UDP
     /// socket for RTP on `localHost` (an even port), and returns the call, fed by this service's microphone
-    /// and played on its speaker once started. Throws `SIPAudioAnswerError` for an unusable offer (the caller
-    /// sends 488), `SDPError` for an unparsable one, `SIPAudioCallError` for the socket.
-    public func sipAudioCall(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma]) throws -> SIPAudioCall {
-        try SIPAudioCall(offer: offer, localHost: localHost, codecs: codecs, endpoints: MediaSIPAudioEndpoints(media: self),
-                         logger: logger)
+    /// and played on its speaker once started; `srtp` (`[sip] srtp`) says whether RTP/SAVP with SDES keys is
+    /// refused, taken or required. Throws `SIPAudioAnswerError` for an unusable offer (the caller sends 488),
+    /// `SDPError` for an unparsable one, `SIPAudioCallError` for the socket.
+    public func sipAudioCall(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma],
+                             srtp: SIPSRTPMode) throws -> SIPAudioCall {
+        try SIPAudioCall(offer: offer, localHost: localHost, codecs: codecs, srtp: srtp,
+                         endpoints: MediaSIPAudioEndpoints(media: self), logger: logger)
     }
 
-    /// A call the device places: the SDP offer (`offer`) on an RTP port bound on `localHost`; the callee's
-    /// answer goes to `accept(answer:)` before `start`.
-    public func sipAudioOffer(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma]) throws -> SIPAudioCall {
-        try SIPAudioCall(localHost: localHost, codecs: codecs, endpoints: MediaSIPAudioEndpoints(media: self), logger: logger)
+    /// A call the device places: the SDP offer (`offer`) on an RTP port bound on `localHost`, RTP/SAVP when
+    /// `srtp` is mandatory; the callee's answer goes to `accept(answer:)` before `start`.
+    public func sipAudioOffer(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode) throws -> SIPAudioCall {
+        try SIPAudioCall(localHost: localHost, codecs: codecs, srtp: srtp, endpoints: MediaSIPAudioEndpoints(media: self),
+                         logger: logger)
     }
 }
 

@@ -17,10 +17,13 @@ final class SIPCallMedia: CallMediaSession {
     private let logger: Logger
     private let audio = Mutex<SIPAudioCall?>(nil)
     private let video = Mutex<SIPVideoStream?>(nil)
+    /// `[sip] srtp` for the answer.
+    private let srtp: SIPSRTPMode
 
-    init(dialog: SIPIncomingDialog, media: MediaService, logger: Logger) {
+    init(dialog: SIPIncomingDialog, media: MediaService, srtp: SIPSRTPMode, logger: Logger) {
         self.dialog = dialog
         self.media = media
+        self.srtp = srtp
         self.logger = logger
     }
 
@@ -32,7 +35,7 @@ final class SIPCallMedia: CallMediaSession {
         do {
             let local = try SIPSocketAddress.localAddress(
                 toward: try SIPSocketAddress.resolve(host: invite.sourceHost, port: 5060, datagram: true))
-            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host)
+            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host, srtp: srtp)
         } catch let error as SIPAudioAnswerError {
             await dialog.unusableOffer("\(error)")
             throw error

@@ -3,6 +3,7 @@ import IntercomPlatform
 import Logging
 import SIPTransport
 import Synchronization
+import WebRTCCore
 
 /// The device's SIP calls (issue #18): each INVITE from the SIP thread becomes a dialog the coordinator rings
 /// like a call row, unless its caller is outside `[sip] allow` (403); the call button's SIP target becomes a
@@ -14,11 +15,15 @@ final class SIPCalls: Sendable {
     /// Callers admitted (a SIP URI, or a user part / number); empty admits anyone who reaches the device.
     private let allowed: [String]
     private let doorCode: Mutex<DoorCodePolicy?>
+    /// `[sip] srtp`: whether a call's RTP/SAVP (SDES) offer is refused, taken or required, and what the call
+    /// button's calls offer.
+    let srtp: SIPSRTPMode
     private let dialogs = Mutex<[String: any SIPRoomDialog]>([:])
     private let logger: Logger
 
     init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
-         logger: Logger) {
+         srtp: SIPSRTPMode, logger: Logger) {
+        self.srtp = srtp
         self.media = media
         self.coordinator = coordinator
         self.allowed = allowed

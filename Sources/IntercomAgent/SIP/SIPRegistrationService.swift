@@ -4,6 +4,7 @@ import IntercomConfig
 import Logging
 import ServiceLifecycle
 import SIPTransport
+import WebRTCCore
 
 /// `[sip]` (docs/sip.md): keeps the device registered with its SIP registrar (digest auth, re-REGISTER before
 /// expiry, backoff while the registrar is down or refuses) and puts the registration state on the status
@@ -36,7 +37,8 @@ public final class SIPRegistrationService: Service {
                 throw .doorCodeFile(path: file, reason: "expected at least 4 digits or *, got \(code.count) characters")
             }
         }
-        calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode, logger: logger)
+        calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode,
+                         srtp: SIPSRTPMode(settings.srtp), logger: logger)
         self.logger = logger
         self.status = status
         self.coordinator = coordinator

@@ -4,6 +4,13 @@ public struct SIPSettings: Sendable, Equatable {
         case udp, tcp
     }
 
+    /// `srtp`: SDES-SRTP (RTP/SAVP, RFC 4568) for call audio. `off`: plain RTP only (an RTP/SAVP offer gets
+    /// 488); `optional`: an RTP/SAVP offer is answered with SRTP, an RTP/AVP one plainly, our offers are plain;
+    /// `mandatory`: RTP/SAVP only, both ways (an RTP/AVP offer gets 488).
+    public enum SRTP: String, Sendable, CaseIterable {
+        case off, optional, mandatory
+    }
+
     /// The registrar's host (name, IPv4 or bracketed IPv6) and port (5060 unless given).
     public var registrarHost: String
     public var registrarPort: Int
@@ -28,6 +35,7 @@ public struct SIPSettings: Sendable, Equatable {
     /// `sip.door-code`). The caller types it and `#` during a SIP call; the relay opens where
     /// `call.allow_door_open` is set. Nil: keys open nothing.
     public var doorCodeFile: String?
+    public var srtp = SRTP.optional
 
     public static let defaultRegistrarPort = 5060
 
@@ -54,6 +62,7 @@ public struct SIPSettings: Sendable, Equatable {
         keepAlive = reader.duration("keepalive", in: .seconds(1)...(.seconds(3600))) ?? keepAlive
         registerExpiry = reader.duration("register_expiry", in: .seconds(60)...(.seconds(86_400))) ?? registerExpiry
         allow = Self.allowList(reader)
+        srtp = reader.choice("srtp") ?? srtp
         switch secrets.locate(reader.string("door_code_file"), credential: "sip.door-code", reader: reader, key: "door_code_file") {
         case .found(let path):
             doorCodeFile = path

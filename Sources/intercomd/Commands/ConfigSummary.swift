@@ -30,7 +30,7 @@ enum ConfigSummary {
             let callers = sip.allow.isEmpty ? "from anyone" : "from \(sip.allow.joined(separator: ", ")) only"
             let door = sip.doorCodeFile == nil ? "no door code"
                 : configuration.call.allowDoorOpen ? "the door code opens the door" : "a door code (ignored: call.allow_door_open is off)"
-            lines.append("sip calls \(callers); \(door)")
+            lines.append("sip calls \(callers); \(door); \(srtp(sip.srtp))")
             if case .sip(let uri)? = configuration.call.target {
                 lines.append("the call button calls \(uri) through \(sip.registrarHost):\(sip.registrarPort)")
             }
@@ -38,6 +38,15 @@ enum ConfigSummary {
         lines.append(configuration.metrics.enabled ? "metrics on \(configuration.metrics.host):\(configuration.metrics.port)" : "metrics off")
         lines.append("state in \(configuration.state.directory)")
         return lines
+    }
+
+    /// `[sip] srtp` in the calls line (docs/sip.md "SRTP (SDES)").
+    private static func srtp(_ mode: SIPSettings.SRTP) -> String {
+        switch mode {
+        case .off: "srtp off (RTP/SAVP calls refused)"
+        case .optional: "srtp optional (RTP/SAVP calls get SRTP, plain ones RTP; calls placed are plain)"
+        case .mandatory: "srtp mandatory (RTP/SAVP only, both ways)"
+        }
     }
 
     /// The one camera, or the named ones the caller can switch between (the default first).

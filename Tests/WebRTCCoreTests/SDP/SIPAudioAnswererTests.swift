@@ -87,13 +87,13 @@ struct SIPAudioAnswererTests {
         #expect(throws: SIPAudioAnswerError.noAudio) { try answerer.answer(offer(lines)) }
     }
 
-    @Test func sdesOfferIsRefusedWithAClearReason() throws {
+    @Test func sdesOfferIsRefusedWithAClearReasonWhenSRTPIsOff() throws {
         var lines = sippOffer
         lines[5] = "m=audio 6000 RTP/SAVP 0"
         lines.append("a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz")
         let error = #expect(throws: SIPAudioAnswerError.self) { try answerer.answer(offer(lines)) }
-        #expect(error == .sdesNotSupported)
-        #expect(error?.description.contains("SDES not supported yet") == true)
+        #expect(error == .srtpOff)
+        #expect(error?.description.contains("SRTP is off") == true)
     }
 
     @Test func audioPlusVideoAnswersAudioAndRefusesVideo() throws {

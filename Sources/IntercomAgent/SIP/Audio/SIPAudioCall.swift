@@ -4,9 +4,10 @@ import Logging
 import Synchronization
 import WebRTCCore
 
-/// The audio of one SIP call (issue #18): plain RTP/AVP with PCMU or PCMA, symmetric RTP (RFC 4961) and
-/// RFC 4733 digits in. One thread named `sip-rtp` polls the call's RTP socket and a wakeup pipe; the
-/// microphone's frames wake it (so an idle call costs nothing), and it sends one 20 ms packet per frame.
+/// The audio of one SIP call (issue #18): RTP/AVP with PCMU or PCMA, or RTP/SAVP with SDES keys (RFC 4568)
+/// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in. One thread named `sip-rtp` polls the
+/// call's RTP socket and a wakeup pipe; the microphone's frames wake it (so an idle call costs nothing), and
+/// it sends one 20 ms packet per frame.
 /// RTCP (SR/RR and SDES, RFC 3550 §6) goes from the odd port above every `rtcpInterval`.
 ///
 /// Answering (`init(offer:…)`) the negotiation is known at once; offering (`init(localHost:…)`, a call the
@@ -58,10 +59,10 @@ public final class SIPAudioCall: Sendable {
     /// The remote RTCP address: the RTP port + 1 (RFC 3550 §11; `a=rtcp`, RFC 3605, is not read).
     var offeredRTCP: RTPSocketAddress? { negotiation.withLock { $0?.remoteRTCP } }
 
-    /// Answers `offer` with `codecs` (PCMU and PCMA only; the first the offer carries wins), binds an even
-    /// RTP port on `localHost`. Throws `SIPAudioAnswerError` for an unusable offer (a 488), `SDPError` for an
-    /// unparsable one, `SIPAudioCallError` for the socket.
-    public init(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma],
+    /// Answers `offer` with `codecs` (PCMU and PCMA only; the first the offer carries wins) over RTP/AVP or
+    /// RTP/SAVP as `srtp` allows, binds an even RTP port on `localHost`. Throws `SIPAudioAnswerError` for an
+    /// unusable offer (a 488), `SDPError` for an unparsable one, `SIPAudioCallError` for the socket or keys.
+    public init(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode = .off,
                 endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30),
                 rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
         self.silenceTimeout = silenceTimeout
@@ -69,7 +70,7 @@ public final class SIPAudioCall: Sendable {
         let session = try SessionDescription(parsing: offer)
         let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
         let answerer = SIPAudioAnswerer(preference: codecs.filter { $0 != .opus }, address: localHost, port: socket.local.port,
-                                        sessionID: String(UInt32.random(in: 1 ... .max)))
+                                        sessionID: String(UInt32.random(in: 1 ... .max)), srtp: srtp)
         let negotiated = try SIPAudioNegotiation(try answerer.answer(session))
         self.socket = socket
         self.rtcpSocket = rtcpSocket
@@ -79,18 +80,21 @@ public final class SIPAudioCall: Sendable {
         localDescription = negotiated.chosen.session.serialized()
         self.endpoints = endpoints
         self.logger = logger
-        shared = Mutex(SIPAudioCounters(codec: negotiated.chosen.codec.encodingName, remote: negotiated.remote.map { "\($0)" } ?? "-"))
+        var counters = SIPAudioCounters(codec: negotiated.chosen.codec.encodingName, remote: negotiated.remote.map { "\($0)" } ?? "-")
+        counters.srtp = negotiated.srtpName
+        shared = Mutex(counters)
     }
 
     /// Offers `codecs` (PCMU and PCMA; telephone-event/8000, ptime 20, sendrecv) on an even RTP port bound on
-    /// `localHost`. Throws `SIPAudioCallError` for the socket.
-    public init(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], endpoints: any SIPAudioEndpoints,
-                silenceTimeout: Duration = .seconds(30), rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
+    /// `localHost`, as RTP/SAVP with two fresh SDES keys when `srtp` is mandatory (RTP/AVP otherwise, see
+    /// `SIPAudioOfferer`). Throws `SIPAudioCallError` for the socket.
+    public init(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode = .off,
+                endpoints: any SIPAudioEndpoints, silenceTimeout: Duration = .seconds(30), rtcpInterval: Duration = .seconds(5), logger: Logger) throws {
         self.silenceTimeout = silenceTimeout
         self.rtcpInterval = rtcpInterval
         let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
         let offerer = SIPAudioOfferer(codecs: codecs, address: localHost, port: socket.local.port,
-                                      sessionID: String(UInt32.random(in: 1 ... .max)))
+                                      sessionID: String(UInt32.random(in: 1 ... .max)), srtp: srtp)
         self.socket = socket
         self.rtcpSocket = rtcpSocket
         self.offerer = offerer
@@ -114,6 +118,7 @@ public final class SIPAudioCall: Sendable {
         shared.withLock {
             $0.codec = negotiated.chosen.codec.encodingName
             $0.remote = negotiated.remote.map { "\($0)" } ?? "-"
+            $0.srtp = negotiated.srtpName
         }
     }
 
@@ -138,11 +143,16 @@ public final class SIPAudioCall: Sendable {
             endpoints.attachMicrophone { [weak self] frame in self?.offer(frame) }
         }
         logger.info("SIP audio: \(negotiated.codec.encodingName) on \(local) to \(shared.withLock { $0.remote })",
-                    metadata: ["direction": "\(negotiated.direction.rawValue)",
+                    metadata: ["direction": "\(negotiated.direction.rawValue)", "srtp": "\(shared.withLock { $0.srtp })",
                                "telephoneEvent": "\(negotiated.telephoneEventPayloadType.map(String.init) ?? "-")"])
         NamedThread.start("sip-rtp") { [self] in
-            var loop = SIPRTPLoop(call: self, output: output, onDigit: onDigit, onState: onState)
-            loop.run()
+            do {
+                var loop = try SIPRTPLoop(call: self, output: output, onDigit: onDigit, onState: onState)
+                loop.run()
+            } catch {
+                // Checked when the keys were negotiated, so only a libsrtp failure since; never plain RTP instead.
+                logger.error("SIP audio not started: \(error)")
+            }
             finish()
         }
     }
@@ -193,7 +203,8 @@ public final class SIPAudioCall: Sendable {
         endpoints.detach()
         let counters = self.counters
         logger.info("SIP audio ended", metadata: [
-            "codec": "\(counters.codec)", "packetsSent": "\(counters.packetsSent)",
+            "codec": "\(counters.codec)", "srtp": "\(counters.srtp)", "srtpFailed": "\(counters.srtpFailed)",
+            "srtcpFailed": "\(counters.srtcpFailed)", "packetsSent": "\(counters.packetsSent)",
             "packetsReceived": "\(counters.packetsReceived)", "packetsDropped": "\(counters.packetsDropped)",
             "digits": "\(counters.digitsReceived)", "remote": "\(counters.remote)",
             "rtcpSent": "\(counters.rtcpSent)", "rtcpReceived": "\(counters.rtcpReceived)",

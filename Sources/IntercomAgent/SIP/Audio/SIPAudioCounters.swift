@@ -2,6 +2,8 @@
 public struct SIPAudioCounters: Sendable, Equatable {
     /// "PCMU" or "PCMA".
     public var codec: String
+    /// The SDES suite protecting the media (`AES_CM_128_HMAC_SHA1_80`), or "off" for plain RTP.
+    public var srtp = "off"
     public var packetsSent = 0
     public var bytesSent = 0
     /// Valid packets of a negotiated payload type (audio and telephone-event).
@@ -9,6 +11,12 @@ public struct SIPAudioCounters: Sendable, Equatable {
     public var bytesReceived = 0
     /// Garbage, foreign payload types, packets from another address after the latch.
     public var packetsDropped = 0
+    /// SRTP packets (RTP port) that failed authentication or the replay check (RFC 3711 §3.3): dropped, not
+    /// in `packetsDropped`, and never latched onto.
+    public var srtpFailed = 0
+    /// The same for SRTCP on the RTCP port (RFC 3711 §3.4); some phones send their first or last report in
+    /// the clear, which lands here.
+    public var srtcpFailed = 0
     public var digitsReceived = 0
     /// Compound RTCP reports sent and received (on the odd port).
     public var rtcpSent = 0

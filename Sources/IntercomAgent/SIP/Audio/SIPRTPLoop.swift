@@ -7,6 +7,8 @@ import WebRTCCore
 
 /// The `sip-rtp` thread's state and loop: poll(2) on the RTP and RTCP sockets and the wakeup pipe; it wakes
 /// for microphone frames, packets, the RTCP report every few seconds and the silence watch, nothing else.
+/// With SDES keys (RTP/SAVP) every packet out is protected and every packet in unprotected on this thread
+/// (RFC 3711); one that does not authenticate is dropped and counted before anything reads it.
 struct SIPRTPLoop {
     let call: SIPAudioCall
     let output: (any SIPAudioOutput)?
@@ -15,6 +17,12 @@ struct SIPRTPLoop {
     private var packetizer: G711Packetizer
     private var receiver: SIPRTPReceiver
     private var opus: OpusDecoder?
+    /// The call's SRTP contexts (ours out, the peer's in); nil for plain RTP. Owned by this thread only.
+    private let srtp: SRTPSession?
+    /// The first RTP and the first RTCP packet that fail to unprotect are logged (a wrong key shows at once);
+    /// the rest are only counted.
+    private var srtpFailureLogged = false
+    private var srtcpFailureLogged = false
     /// Where packets go: the offer's address until the first valid packet, then its source (RFC 4961 §4,
     /// "comedia": a peer behind NAT is reached at the address its packets come from).
     private var destination: RTPSocketAddress?
@@ -40,8 +48,9 @@ struct SIPRTPLoop {
     static let levelWindow = 8000
 
     init(call: SIPAudioCall, output: (any SIPAudioOutput)?, onDigit: @escaping @Sendable (Character) -> Void,
-         onState: @escaping @Sendable (SIPAudioState) -> Void) {
+         onState: @escaping @Sendable (SIPAudioState) -> Void) throws(SRTPError) {
         self.call = call
+        srtp = try call.negotiated.srtp?.session()
         self.output = output
         self.onDigit = onDigit
         self.onState = onState
@@ -104,7 +113,9 @@ struct SIPRTPLoop {
         let report = reporter.report(now: now, ntpTimestamp: NTPTime.now(), sentPackets: sent, sentOctets: payloadOctetsSent,
                                      rtpTimestamp: packetizer.nextTimestamp)
         // A failed report is not worth a log line of its own: the RTP path logs the same trouble.
-        guard (try? call.rtcpSocket.send(report, to: rtcpDestination)) != nil else { return }
+        guard let wire = protect(report, rtcp: true), (try? call.rtcpSocket.send(wire, to: rtcpDestination)) != nil else {
+            return
+        }
         call.shared.withLock { $0.rtcpSent += 1 }
     }
 
@@ -118,12 +129,13 @@ struct SIPRTPLoop {
                 rtcpBroken = true
                 return
             }
-            guard let (datagram, source) = received else { return }
+            guard let (wire, source) = received else { return }
             // Like RTP (RFC 4961): the first valid report's source is where ours go; then only it is heard.
             if rtcpLatched, source != rtcpDestination {
                 call.shared.withLock { $0.packetsDropped += 1 }
                 continue
             }
+            guard let datagram = unprotect(wire, rtcp: true, from: source) else { continue }
             guard reporter.received(rtcp: datagram, arrival: MonotonicClock.now()) else {
                 call.shared.withLock { $0.packetsDropped += 1 }
                 continue
@@ -159,11 +171,12 @@ struct SIPRTPLoop {
         let datagrams = packetizer.packets(for: pcm)
         guard let destination else { return }
         for datagram in datagrams {
+            guard let wire = protect(datagram, rtcp: false) else { continue }
             do {
-                try call.socket.send(datagram, to: destination)
+                try call.socket.send(wire, to: destination)
                 call.shared.withLock {
                     $0.packetsSent += 1
-                    $0.bytesSent += datagram.count
+                    $0.bytesSent += wire.count
                 }
                 payloadOctetsSent += datagram.count - 12
                 if sendFailing { call.logger.notice("SIP audio: sending to \(destination) works again") }
@@ -192,12 +205,14 @@ struct SIPRTPLoop {
         }
     }
 
-    private mutating func handle(_ datagram: ArraySlice<UInt8>, from source: RTPSocketAddress) {
+    private mutating func handle(_ wire: ArraySlice<UInt8>, from source: RTPSocketAddress) {
         // After the latch only the latched peer is heard: a stranger cannot inject audio or digits.
         if latched, source != destination {
             call.shared.withLock { $0.packetsDropped += 1 }
             return
         }
+        // Before the receiver and the latch: with SRTP only a packet with the peer's key moves the latch.
+        guard let datagram = unprotect(wire, rtcp: false, from: source) else { return }
         let outcome = receiver.receive(datagram)
         if case .dropped = outcome {
             call.shared.withLock { $0.packetsDropped += 1 }
@@ -212,7 +227,7 @@ struct SIPRTPLoop {
         silenceReported = false
         call.shared.withLock {
             $0.packetsReceived += 1
-            $0.bytesReceived += datagram.count
+            $0.bytesReceived += wire.count
         }
         switch outcome {
         case .audio(let packet):
@@ -224,6 +239,35 @@ struct SIPRTPLoop {
             onDigit(digit)
         case .event(nil), .dropped:
             break
+        }
+    }
+
+    /// The packet as it goes on the wire: protected with our key under SRTP. Nil (counted as a send error)
+    /// when libsrtp refuses, e.g. a sequence number it already protected; never sent in the clear instead.
+    private func protect(_ packet: [UInt8], rtcp: Bool) -> [UInt8]? {
+        guard let srtp else { return packet }
+        do {
+            return rtcp ? try srtp.protectRTCP(packet) : try srtp.protectRTP(packet)
+        } catch {
+            call.shared.withLock { $0.sendErrors += 1 }
+            return nil
+        }
+    }
+
+    /// The plain packet of what arrived: unprotected with the peer's key under SRTP. Nil, counted in
+    /// `srtpFailed` or `srtcpFailed`, for one that fails authentication or the replay check (or is too short to be SRTP).
+    private mutating func unprotect(_ wire: ArraySlice<UInt8>, rtcp: Bool, from source: RTPSocketAddress) -> ArraySlice<UInt8>? {
+        guard let srtp else { return wire }
+        do {
+            return ArraySlice(rtcp ? try srtp.unprotectRTCP(Array(wire)) : try srtp.unprotectRTP(Array(wire)))
+        } catch {
+            call.shared.withLock { if rtcp { $0.srtcpFailed += 1 } else { $0.srtpFailed += 1 } }
+            if !(rtcp ? srtcpFailureLogged : srtpFailureLogged) {
+                if rtcp { srtcpFailureLogged = true } else { srtpFailureLogged = true }
+                call.logger.warning("SIP audio: dropped an \(rtcp ? "SRTCP" : "SRTP") packet that does not unprotect (more are only counted)",
+                                    metadata: ["error": "\(error)", "bytes": "\(wire.count)", "from": "\(source)"])
+            }
+            return nil
         }
     }
 

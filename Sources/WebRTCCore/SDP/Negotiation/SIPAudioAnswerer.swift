@@ -1,6 +1,10 @@
-/// Answers the SDP offer of a plain SIP audio call (RFC 3264 offer/answer over RTP/AVP, RFC 3551):
-/// one audio stream, the first codec of `preference` the offer carries, and telephone-event/8000
-/// (RFC 4733 §7.1.1) when offered. Parsing and writing go through `SessionDescription`.
+/// Answers the SDP offer of a plain SIP audio call (RFC 3264 offer/answer over RTP/AVP, RFC 3551, or RTP/SAVP
+/// with SDES keys, RFC 4568, as `srtp` allows): one audio stream, the first codec of `preference` the offer
+/// carries, and telephone-event/8000 (RFC 4733 §7.1.1) when offered. Parsing and writing go through
+/// `SessionDescription`.
+///
+/// With `srtp` optional or mandatory an RTP/SAVP section is preferred to an RTP/AVP one; it is answered with
+/// the first usable crypto line's tag and suite and a fresh key of ours (RFC 4568 §7.1.1, §6.1).
 ///
 /// RFC 3264 §6: the answer has one m= line per offered one, in order; every section but the chosen audio
 /// one is refused with port 0. Payload types keep the offer's numbers (§6.1).
@@ -13,12 +17,15 @@ public struct SIPAudioAnswerer: Sendable {
     /// `o=` session id and version of the answer.
     public var sessionID: String
     public var sessionVersion: UInt64
+    /// Which of RTP/AVP and RTP/SAVP offers are answered.
+    public var srtp: SIPSRTPMode
 
     public init(
         preference: [SIPAudioCodec] = [.pcmu, .pcma, .opus], address: String, port: UInt16, sessionID: String,
-        sessionVersion: UInt64 = 1
+        sessionVersion: UInt64 = 1, srtp: SIPSRTPMode = .off
     ) {
         self.preference = preference
+        self.srtp = srtp
         self.address = address
         self.port = port
         self.sessionID = sessionID
@@ -37,34 +44,63 @@ public struct SIPAudioAnswerer: Sendable {
         public var remotePort: UInt16
         /// Our direction in the answer (the offer's, reversed).
         public var direction: MediaDirection
+        /// The SDES keys when the stream is RTP/SAVP; nil for plain RTP/AVP.
+        public var srtp: SIPSRTPKeys?
+
+        public init(session: SessionDescription, codec: SIPAudioCodec, payloadType: UInt8, telephoneEventPayloadType: UInt8?,
+                    remoteAddress: String, remotePort: UInt16, direction: MediaDirection, srtp: SIPSRTPKeys? = nil) {
+            self.session = session
+            self.codec = codec
+            self.payloadType = payloadType
+            self.telephoneEventPayloadType = telephoneEventPayloadType
+            self.remoteAddress = remoteAddress
+            self.remotePort = remotePort
+            self.direction = direction
+            self.srtp = srtp
+        }
     }
 
     public func answer(_ offer: SessionDescription) throws(SIPAudioAnswerError) -> Answer {
         let audio = offer.media.indices.filter { offer.media[$0].kind == .audio && offer.media[$0].port != 0 }
         guard !audio.isEmpty else { throw .noAudio }
+        let secure = audio.filter { offer.media[$0].transportProtocol.uppercased() == "RTP/SAVP" }
         let plain = audio.filter { offer.media[$0].transportProtocol.uppercased() == "RTP/AVP" }
-        guard !plain.isEmpty else {
-            if audio.contains(where: { offer.media[$0].transportProtocol.uppercased() == "RTP/SAVP" }) {
-                throw .sdesNotSupported
-            }
+        // SRTP first where allowed: a PBX offering both (two m= lines) gets the protected one.
+        let candidates = (srtp == .off ? [] : secure) + (srtp == .mandatory ? [] : plain)
+        guard !candidates.isEmpty else {
+            if srtp == .off, !secure.isEmpty { throw .srtpOff }
+            if srtp == .mandatory, !plain.isEmpty { throw .srtpRequired }
             throw .noCommonCodec(offered: audio.map { offer.media[$0].transportProtocol })
         }
-        for index in plain {
+        var unusableCrypto: [String]?
+        for index in candidates {
             let section = offer.media[index]
             guard let (codec, format) = choose(in: section) else { continue }
+            var keys: SIPSRTPKeys?
+            if secure.contains(index) {
+                guard let crypto = section.cryptos.first(where: \.isUsableForOneKey) else {
+                    unusableCrypto = Self.offeredSuites(section)
+                    continue
+                }
+                keys = SIPSRTPKeys(suite: crypto.suite, tag: crypto.tag, local: SIPSRTPKeys.freshKeySalt(for: crypto.suite),
+                                   remote: crypto.keySalt)
+            }
             guard let remote = Self.connectionAddress(section: section, session: offer) else {
                 throw .missingConnectionAddress
             }
             let telephoneEvent = section.payloads.first { $0.rtpmap?.matches("telephone-event", clockRate: 8000) == true }
             let direction = section.effectiveDirection.reversed
-            var chosen = MediaDescription(kind: .audio, port: port, transportProtocol: "RTP/AVP", direction: direction)
+            var chosen = MediaDescription(kind: .audio, port: port, transportProtocol: keys == nil ? "RTP/AVP" : "RTP/SAVP",
+                                          direction: direction)
             chosen.payloads = [RTPPayloadFormat(payloadType: format.payloadType, rtpmap: codec.rtpmap)]
             if let telephoneEvent {
                 chosen.payloads.append(RTPPayloadFormat(
                     payloadType: telephoneEvent.payloadType,
                     rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15"))
             }
-            chosen.otherAttributes = [SDPAttribute(name: "ptime", value: "20")]
+            // RFC 4568 §7.1.1: exactly one crypto line in the answer, with the accepted tag and suite.
+            let crypto = keys.map { [SDPCrypto(tag: $0.tag, suite: $0.suite, keySalt: $0.local).attribute] } ?? []
+            chosen.otherAttributes = crypto + [SDPAttribute(name: "ptime", value: "20")]
             let media = offer.media.enumerated().map { offset, offered in
                 offset == index ? chosen : Self.refused(offered)
             }
@@ -77,12 +113,21 @@ public struct SIPAudioAnswerer: Sendable {
             return Answer(
                 session: session, codec: codec, payloadType: format.payloadType,
                 telephoneEventPayloadType: telephoneEvent?.payloadType, remoteAddress: remote, remotePort: section.port,
-                direction: direction)
+                direction: direction, srtp: keys)
         }
-        let offered = plain.flatMap { offer.media[$0].payloads }.map { format in
+        if let unusableCrypto { throw .noUsableCrypto(offered: unusableCrypto) }
+        let offered = candidates.flatMap { offer.media[$0].payloads }.map { format in
             format.rtpmap.map { "\($0.encodingName)/\($0.clockRate)" } ?? String(format.payloadType)
         }
         throw .noCommonCodec(offered: offered)
+    }
+
+    /// The suite field of each a=crypto line, parsable or not (for the 488's reason).
+    private static func offeredSuites(_ section: MediaDescription) -> [String] {
+        section.otherAttributes.filter { $0.name == "crypto" }.map { attribute in
+            let fields = (attribute.value ?? "").split(separator: " ")
+            return fields.count > 1 ? String(fields[1].prefix(40)) : "?"
+        }
     }
 
     private func choose(in section: MediaDescription) -> (SIPAudioCodec, RTPPayloadFormat)? {

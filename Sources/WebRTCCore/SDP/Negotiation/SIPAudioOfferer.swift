@@ -1,6 +1,10 @@
 /// The offer of a plain SIP audio call the device places (RFC 3264 §5 over RTP/AVP, RFC 3551) and the reading
 /// of its answer (§6, §6.1): one sendrecv audio stream with our G.711 codecs in preference order,
 /// telephone-event/8000 (RFC 4733 §7.1.1) and ptime 20.
+///
+/// With `srtp` mandatory the stream is RTP/SAVP with two crypto lines of fresh keys, AES_CM_128_HMAC_SHA1_80
+/// (tag 1) then _32 (tag 2) (RFC 4568 §7.1.1: in order of preference). Optional and off offer RTP/AVP: an
+/// a=crypto on an RTP/AVP line ("best-effort SRTP") is outside RFC 4568 and peers handle it differently.
 public struct SIPAudioOfferer: Sendable {
     /// PCMU and PCMA only (static payload types 0 and 8); others are left out of the offer.
     public var codecs: [SIPAudioCodec]
@@ -8,23 +12,31 @@ public struct SIPAudioOfferer: Sendable {
     public var address: String
     public var port: UInt16
     public var sessionID: String
+    /// Our crypto lines (empty unless `srtp` is mandatory); the answer picks one by tag.
+    public let cryptos: [SDPCrypto]
     /// A dynamic payload type for telephone-event (RFC 3551 §6: 96–127).
     public static let telephoneEventPayloadType: UInt8 = 101
 
-    public init(codecs: [SIPAudioCodec] = [.pcmu, .pcma], address: String, port: UInt16, sessionID: String) {
+    public init(codecs: [SIPAudioCodec] = [.pcmu, .pcma], address: String, port: UInt16, sessionID: String,
+                srtp: SIPSRTPMode = .off) {
         self.codecs = codecs.filter { $0.staticPayloadType != nil }
         self.address = address
         self.port = port
         self.sessionID = sessionID
+        cryptos = srtp != .mandatory ? [] : SDPCrypto.Suite.allCases.enumerated().map { offset, suite in
+            SDPCrypto(tag: UInt32(offset + 1), suite: suite, keySalt: SIPSRTPKeys.freshKeySalt(for: suite))
+        }
     }
 
+    private var transportProtocol: String { cryptos.isEmpty ? "RTP/AVP" : "RTP/SAVP" }
+
     public var offer: SessionDescription {
-        var audio = MediaDescription(kind: .audio, port: port, transportProtocol: "RTP/AVP", direction: .sendrecv)
+        var audio = MediaDescription(kind: .audio, port: port, transportProtocol: transportProtocol, direction: .sendrecv)
         audio.payloads = codecs.compactMap { codec in
             codec.staticPayloadType.map { RTPPayloadFormat(payloadType: $0, rtpmap: codec.rtpmap) }
         } + [RTPPayloadFormat(payloadType: Self.telephoneEventPayloadType,
                               rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15")]
-        audio.otherAttributes = [SDPAttribute(name: "ptime", value: "20")]
+        audio.otherAttributes = cryptos.map(\.attribute) + [SDPAttribute(name: "ptime", value: "20")]
         let addressType = address.contains(":") ? "IP6" : "IP4"
         return SessionDescription(
             origin: SDPOrigin(username: "intercom", sessionID: sessionID, sessionVersion: 1, addressType: addressType,
@@ -35,13 +47,18 @@ public struct SIPAudioOfferer: Sendable {
     /// Reads the answer: its first m= line answers our audio stream (§6: same count and order); port 0 means
     /// refused. The codec is the answer's first format that is one of ours (the answerer's preference), with
     /// the answer's payload type; telephone-event when the answer kept it; our direction is the answer's
-    /// reversed. The result's `session` is our offer.
+    /// reversed; for RTP/SAVP the keys of the answer's crypto line and of ours with the same tag and suite.
+    /// The result's `session` is our offer.
     public func accept(_ answer: SessionDescription) throws(SIPAudioAnswerError) -> SIPAudioAnswerer.Answer {
         guard let section = answer.media.first, section.kind == .audio, section.port != 0 else { throw .noAudio }
-        guard section.transportProtocol.uppercased() == "RTP/AVP" else {
-            if section.transportProtocol.uppercased() == "RTP/SAVP" { throw .sdesNotSupported }
+        let answered = section.transportProtocol.uppercased()
+        guard answered == transportProtocol else {
+            if answered == "RTP/AVP" || answered == "RTP/SAVP" {
+                throw .transportMismatch(offered: transportProtocol, answered: section.transportProtocol)
+            }
             throw .noCommonCodec(offered: [section.transportProtocol])
         }
+        let keys = try srtpKeys(section)
         let chosen = section.payloads.lazy.compactMap { format in
             codecs.first { $0.matches(format) }.map { ($0, format) }
         }.first
@@ -57,6 +74,17 @@ public struct SIPAudioOfferer: Sendable {
         return SIPAudioAnswerer.Answer(
             session: offer, codec: codec, payloadType: format.payloadType,
             telephoneEventPayloadType: telephoneEvent?.payloadType, remoteAddress: remote, remotePort: section.port,
-            direction: section.effectiveDirection.reversed)
+            direction: section.effectiveDirection.reversed, srtp: keys)
+    }
+
+    /// RFC 4568 §7.1.1/§7.1.2: the answer carries one crypto line with the tag and suite of one of ours.
+    private func srtpKeys(_ section: MediaDescription) throws(SIPAudioAnswerError) -> SIPSRTPKeys? {
+        guard !cryptos.isEmpty else { return nil }
+        let answered = section.cryptos
+        guard let theirs = answered.first, answered.count == 1, theirs.isUsableForOneKey,
+              let ours = cryptos.first(where: { $0.tag == theirs.tag && $0.suite == theirs.suite }) else {
+            throw .cryptoMismatch
+        }
+        return SIPSRTPKeys(suite: ours.suite, tag: ours.tag, local: ours.keySalt, remote: theirs.keySalt)
     }
 }
