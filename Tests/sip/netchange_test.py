@@ -10,9 +10,13 @@ Checks: (a) the agent registers and kamailio's location table (`kamcmd ul.dump`)
 10.77.0.2:<port>; (b) after the change the table holds 10.77.0.3:<port> within CHANGE_SECONDS and the old
 contact is gone (the new REGISTER removes it, expires=0), the agent logged the change once; (c) a SIPp OPTIONS
 sent from the registrar's namespace to the new contact is answered 200 (the device is reachable where the
-registrar now sends requests); (d) SIGINT stops the agent cleanly.
+registrar now sends requests); (d) SIGINT stops the agent cleanly; (e) a second agent whose SIP port leaves
+the device through a NAT (nftables `snat` of UDP from its port to 10.77.0.9:40000; kamailio stamps Via
+`received`/`rport`, RFC 3581) registers the NAT's address: the table holds 10.77.0.9:40000 within
+CHANGE_SECONDS and not the private contact, the agent logged `registrar sees us as 10.77.0.9:40000` once,
+and kamailio saved at most 2 REGISTERs for it in the next 3 s (no rewrite loop).
 
-Needs root (namespaces), `ip`, kamailio (kamcmd) and sipp; a missing one is a FAIL naming it, never a skip.
+Needs root (namespaces), `ip`, `nft`, kamailio (kamcmd) and sipp; a missing one is a FAIL naming it, never a skip.
 Namespaces are `sipnc<pid>-reg`/`-dev`, deleted on exit (with whatever still runs in them) even on failure.
 Usage: netchange_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
 """
@@ -42,6 +46,8 @@ from sip_test import OPTIONS_SCENARIO  # noqa: E402
 PASSWORD = "s3cret-netchange"
 REGISTRAR, OLD, NEW = "10.77.0.1", "10.77.0.2", "10.77.0.3"
 REGISTRAR_PORT, SIP_PORT, SIPP_PORT = 5060, 5070, 5080
+# (e): the second agent's SIP port leaves the device through a source NAT to this public address and port.
+NAT_PORT, PUBLIC, PUBLIC_PORT = 5072, "10.77.0.9", 40000
 CHANGE_SECONDS = 5
 
 
@@ -107,7 +113,7 @@ class Run(Checks):
     def run(self):
         missing = missing_prerequisites(
             binaries=(("intercomd", self.intercomd_bin), ("intercom-server", self.server_bin)),
-            tools=(("ip", "iproute2"), ("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("sipp", "sip-tester")),
+            tools=(("ip", "iproute2"), ("nft", "nftables"), ("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("sipp", "sip-tester")),
             root_for="network namespaces")
         for problem in missing:
             self.check("prerequisites", False, problem)
@@ -199,6 +205,49 @@ class Run(Checks):
         # (d) a clean stop
         result = agent.stop()
         self.check("(d) SIGINT stops the agent (exit 0)", result and result[0], result[1] if result else "")
+
+        self.behind_nat(namespaces, kamailio, base, dev, processes)
+
+    def behind_nat(self, namespaces, kamailio, base, dev, processes):
+        """(e) A NAT between the device and the registrar: the agent registers the address the registrar saw."""
+        steps = [["ip", "addr", "add", f"{PUBLIC}/24", "dev", "d0"],
+                 ["nft", "add", "table", "ip", "nat"],
+                 ["nft", "add", "chain", "ip", "nat", "post", "{ type nat hook postrouting priority 100 ; }"],
+                 ["nft", "add", "rule", "ip", "nat", "post", "udp", "sport", str(NAT_PORT), "ip", "daddr", REGISTRAR,
+                  "snat", "to", f"{PUBLIC}:{PUBLIC_PORT}"]]
+        for step in steps:
+            result = subprocess.run([*dev, *step], capture_output=True, text=True)
+            if result.returncode != 0:
+                self.check("(e) the NAT is set up in the device's namespace", False, f"{' '.join(step)}: {result.stderr.strip()}")
+                return
+        config = write_agent_config(
+            os.path.join(self.workdir, "nat.toml"), base, "SIP gate behind NAT", 52.52, 13.405,
+            os.path.join(self.workdir, "state-nat"), 9465,
+            extra=f'\n[sip]\nregistrar = "{REGISTRAR}:{REGISTRAR_PORT}"\nuser = "gate-nat"\n'
+                  f'password_file = "{os.path.join(self.workdir, "gate.password")}"\nport = {NAT_PORT}\n'
+                  f'register_expiry = "300s"\n')
+        mark = kamailio.process.mark()
+        agent = LoggedProcess([*dev, self.intercomd_bin, "run", "--config", config], self.workdir, "agent-nat",
+                              env=agent_environment())
+        processes.append(agent)
+        public, private = f"{PUBLIC}:{PUBLIC_PORT}", f"{NEW}:{NAT_PORT}"
+        started = time.monotonic()
+        dump = wait_for(lambda: (lambda d: d if public in contacts(d, "gate-nat") else None)(kamailio.dump()),
+                        CHANGE_SECONDS + 10, 0.1)
+        took = time.monotonic() - started
+        found = contacts(dump or kamailio.dump(), "gate-nat")
+        self.check(f"(e) behind the NAT: kamailio's table holds the NAT's address {public} (from Via received/rport), "
+                   f"not the private {private}",
+                   dump and private not in found, f"{took:.2f} s after the start; contacts {found}"
+                   + ("" if dump else " | " + " | ".join(agent.tail(6))))
+        time.sleep(3)
+        lines = agent.find_all(r"SIP registrar sees us as (\S+);.*")
+        saved = kamailio.process.find_all(r"REGISTER saved sip:gate-nat@", since=mark)
+        self.check("(e) the agent logged 'registrar sees us as' once, and kamailio saved at most 2 REGISTERs (no loop)",
+                   len(lines) == 1 and lines[0].group(1) == public and 1 <= len(saved) <= 2,
+                   f"{len(lines)} line(s) {[m.group(1) for m in lines]}; {len(saved)} REGISTER(s) saved")
+        result = agent.stop()
+        self.check("(e) SIGINT stops the agent behind the NAT (exit 0)", result and result[0], result[1] if result else "")
 
 
 def main():
