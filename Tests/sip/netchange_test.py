@@ -3,12 +3,13 @@
 
 Two network namespaces joined by a veth pair: `reg` (10.77.0.1, kamailio from Tests/sip/kamailio.py with
 digest auth, listening on that address) and `dev` (10.77.0.2: intercom-server on its loopback and `intercomd
-run` with `[sip]` registering with 10.77.0.1). Mid-run the device's address is replaced (10.77.0.3 added,
+run` with `[sip]` registering with 10.77.0.1, one agent over UDP and one over TCP). Mid-run the device's address is replaced (10.77.0.3 added,
 10.77.0.2 deleted), as a DHCP lease for another address or a move to another network would do.
 
-Checks: (a) the agent registers and kamailio's location table (`kamcmd ul.dump`) holds the contact
+Checks: (a) both agents register and kamailio's location table (`kamcmd ul.dump`) holds their contacts
 10.77.0.2:<port>; (b) after the change the table holds 10.77.0.3:<port> within CHANGE_SECONDS and the old
-contact is gone (the new REGISTER removes it, expires=0), the agent logged the change once; (c) a SIPp OPTIONS
+contacts are gone (the new REGISTER removes them, expires=0), the TCP agent's over a new connection, and the
+UDP agent logged the change once; (c) a SIPp OPTIONS
 sent from the registrar's namespace to the new contact is answered 200 (the device is reachable where the
 registrar now sends requests); (d) SIGINT stops the agent cleanly; (e) a second agent whose SIP port leaves
 the device through a NAT (nftables `snat` of UDP from its port to 10.77.0.9:40000; kamailio stamps Via
@@ -45,7 +46,7 @@ from sip_test import OPTIONS_SCENARIO  # noqa: E402
 
 PASSWORD = "s3cret-netchange"
 REGISTRAR, OLD, NEW = "10.77.0.1", "10.77.0.2", "10.77.0.3"
-REGISTRAR_PORT, SIP_PORT, SIPP_PORT = 5060, 5070, 5080
+REGISTRAR_PORT, SIP_PORT, TCP_AGENT_PORT, SIPP_PORT = 5060, 5070, 5071, 5080
 # (e): the second agent's SIP port leaves the device through a source NAT to this public address and port.
 NAT_PORT, PUBLIC, PUBLIC_PORT = 5072, "10.77.0.9", 40000
 CHANGE_SECONDS = 5
@@ -153,22 +154,20 @@ class Run(Checks):
         password_file = os.path.join(self.workdir, "gate.password")
         with open(password_file, "w", encoding="utf-8") as f:
             f.write(PASSWORD + "\n")
-        config = write_agent_config(
-            os.path.join(self.workdir, "gate.toml"), base, "SIP gate netchange", 52.52, 13.405,
-            os.path.join(self.workdir, "state"), 9464,
-            extra=f'\n[sip]\nregistrar = "{REGISTRAR}:{REGISTRAR_PORT}"\nuser = "gate-nc"\n'
-                  f'password_file = "{password_file}"\nport = {SIP_PORT}\nregister_expiry = "300s"\n')
-        agent = LoggedProcess([*dev, self.intercomd_bin, "run", "--config", config], self.workdir, "agent",
-                              env=agent_environment())
-        processes.append(agent)
+        self.base, self.dev_prefix, self.password_file = base, dev, password_file
+        agent = self.agent("gate-nc", SIP_PORT, 9464)
+        tcp = self.agent("gate-tcp", TCP_AGENT_PORT, 9466, 'transport = "tcp"\n')
+        processes += [agent, tcp]
 
         # (a) registered from the first address
         old_contact, new_contact = f"{OLD}:{SIP_PORT}", f"{NEW}:{SIP_PORT}"
+        old_tcp, new_tcp = f"{OLD}:{TCP_AGENT_PORT}", f"{NEW}:{TCP_AGENT_PORT}"
         started = time.monotonic()
-        dump = wait_for(lambda: (lambda d: d if old_contact in contacts(d, "gate-nc") else None)(kamailio.dump()), 20, 0.2)
-        self.check(f"(a) the agent registers from {OLD}: kamailio's table holds the contact {old_contact}", dump,
-                   f"{time.monotonic() - started:.1f} s; contacts {contacts(dump or kamailio.dump(), 'gate-nc')}"
-                   + ("" if dump else " | " + " | ".join(agent.tail(5))))
+        dump = wait_for(lambda: (lambda d: d if old_contact in contacts(d, "gate-nc") and old_tcp in contacts(d, "gate-tcp")
+                                 else None)(kamailio.dump()), 20, 0.2)
+        self.check(f"(a) both agents (UDP, TCP) register from {OLD}: kamailio's table holds {old_contact} and {old_tcp}",
+                   dump, f"{time.monotonic() - started:.1f} s; contacts {contacts(dump or kamailio.dump(), 'gate-nc')} "
+                   f"{contacts(dump or kamailio.dump(), 'gate-tcp')}" + ("" if dump else " | " + " | ".join(agent.tail(5))))
         if not dump:
             return
 
@@ -185,6 +184,13 @@ class Run(Checks):
                    f"{CHANGE_SECONDS} s, the old one removed",
                    dump and old_contact not in found, f"{took:.2f} s; contacts {found}"
                    + ("" if dump else " | " + " | ".join(agent.tail(6))))
+        dump = wait_for(lambda: (lambda d: d if new_tcp in contacts(d, "gate-tcp") else None)(kamailio.dump()),
+                        max(0.1, CHANGE_SECONDS - (time.monotonic() - changed)), 0.1)
+        took = time.monotonic() - changed
+        found = contacts(dump or kamailio.dump(), "gate-tcp")
+        self.check(f"(b) over TCP (a new connection from {NEW}): the table holds {new_tcp} within {CHANGE_SECONDS} s, "
+                   f"not the old one", dump and old_tcp not in found, f"{took:.2f} s; contacts {found}"
+                   + ("" if dump else " | " + " | ".join(tcp.tail(6))))
         lines = agent.find_all(r"SIP: the address toward the registrar changed.*", since=mark)
         self.check("(b) the agent logged the change once (notice), from the old address to the new one",
                    len(lines) == 1 and OLD in lines[0].group(0) and NEW in lines[0].group(0),
@@ -206,9 +212,20 @@ class Run(Checks):
         result = agent.stop()
         self.check("(d) SIGINT stops the agent (exit 0)", result and result[0], result[1] if result else "")
 
-        self.behind_nat(namespaces, kamailio, base, dev, processes)
+        tcp.stop()
+        self.behind_nat(kamailio, dev, processes)
 
-    def behind_nat(self, namespaces, kamailio, base, dev, processes):
+    def agent(self, user, port, metrics_port, extra=""):
+        """`intercomd run` in the device's namespace registering `user` from SIP port `port`."""
+        config = write_agent_config(
+            os.path.join(self.workdir, f"{user}.toml"), self.base, f"SIP {user}", 52.52, 13.405,
+            os.path.join(self.workdir, f"state-{user}"), metrics_port,
+            extra=f'\n[sip]\nregistrar = "{REGISTRAR}:{REGISTRAR_PORT}"\nuser = "{user}"\n'
+                  f'password_file = "{self.password_file}"\nport = {port}\nregister_expiry = "300s"\n{extra}')
+        return LoggedProcess([*self.dev_prefix, self.intercomd_bin, "run", "--config", config], self.workdir,
+                             f"agent-{user}", env=agent_environment())
+
+    def behind_nat(self, kamailio, dev, processes):
         """(e) A NAT between the device and the registrar: the agent registers the address the registrar saw."""
         steps = [["ip", "addr", "add", f"{PUBLIC}/24", "dev", "d0"],
                  ["nft", "add", "table", "ip", "nat"],
@@ -220,15 +237,8 @@ class Run(Checks):
             if result.returncode != 0:
                 self.check("(e) the NAT is set up in the device's namespace", False, f"{' '.join(step)}: {result.stderr.strip()}")
                 return
-        config = write_agent_config(
-            os.path.join(self.workdir, "nat.toml"), base, "SIP gate behind NAT", 52.52, 13.405,
-            os.path.join(self.workdir, "state-nat"), 9465,
-            extra=f'\n[sip]\nregistrar = "{REGISTRAR}:{REGISTRAR_PORT}"\nuser = "gate-nat"\n'
-                  f'password_file = "{os.path.join(self.workdir, "gate.password")}"\nport = {NAT_PORT}\n'
-                  f'register_expiry = "300s"\n')
         mark = kamailio.process.mark()
-        agent = LoggedProcess([*dev, self.intercomd_bin, "run", "--config", config], self.workdir, "agent-nat",
-                              env=agent_environment())
+        agent = self.agent("gate-nat", NAT_PORT, 9465)
         processes.append(agent)
         public, private = f"{PUBLIC}:{PUBLIC_PORT}", f"{NEW}:{NAT_PORT}"
         started = time.monotonic()
