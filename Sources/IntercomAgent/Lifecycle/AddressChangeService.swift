@@ -6,7 +6,7 @@ import Synchronization
 /// Watches the host's addresses (`NetlinkAddressMonitor`, rtnetlink) and tells the call coordinator when they
 /// changed, so calls restart ICE on today's addresses instead of dying with the old one (issue #20). Changes
 /// come in bursts (the old address removed, the new one added, IPv6 alongside): one notice per `settle`.
-/// `onChange` hooks hear the same notice after the coordinator (SIP re-registers from the new address).
+/// `onChange` hooks hear the same notice (SIP re-registers from the new address).
 public final class AddressChangeService: Service {
     static let settle: Duration = .milliseconds(250)
     private let coordinator: CallCoordinator
@@ -45,8 +45,10 @@ public final class AddressChangeService: Service {
                 }) else { continue }
                 let reason = Self.describe(batch)
                 self.logger.info("host addresses changed: \(reason)")
-                await self.coordinator.addressesChanged(reason)
+                // The hooks first: SIP only posts to its thread, while the coordinator returns once the
+                // notice was handled, which waits behind whatever the call machine is doing.
                 for hook in self.onChange { await hook(reason) }
+                await self.coordinator.addressesChanged(reason)
             }
         }
         monitor.stop()
