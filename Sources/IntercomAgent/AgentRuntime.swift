@@ -106,10 +106,14 @@ public struct AgentRuntime: Sendable {
         // open), calls end (a `bye` to the peer), the visitor log gets up to 3 s to store the last visit,
         // the intake stops, presence deletes the row, the camera, encoders and speaker stop, and systemd
         // hears STOPPING=1 last.
+        let sipService = try configuration.sip.map { sip in
+            try SIPRegistrationService(settings: sip, status: status, media: media, coordinator: coordinator, logger: logger)
+        }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: notify), .init(service: media), .init(service: presence), .init(service: intake),
             .init(service: VisitorLogService(log: visits, logger: logger)), .init(service: calls),
-            .init(service: AddressChangeService(coordinator: coordinator, logger: logger)),
+            .init(service: AddressChangeService(coordinator: coordinator, logger: logger,
+                                                onChange: sipService.map { sip in [{ _ in sip.addressesChanged() }] } ?? [])),
         ]
         if let mqtt { services.append(.init(service: mqtt)) }
         // `[whep]`: view-only players (go2rtc, Home Assistant) on their own port, counted against call.max_viewers;
@@ -123,10 +127,7 @@ public struct AgentRuntime: Sendable {
             let endpoint = WHEPEndpoint(token: try WHEPToken.load(path: whep.tokenFile), viewers: viewers)
             services.append(.init(service: WHEPService(settings: whep, endpoint: endpoint, logger: logger)))
         }
-        if let sip = configuration.sip {
-            services.append(.init(service: try SIPRegistrationService(settings: sip, status: status, media: media,
-                                                                          coordinator: coordinator, logger: logger)))
-        }
+        if let sipService { services.append(.init(service: sipService)) }
         if configuration.metrics.enabled {
             services.append(.init(service: MetricsService(settings: configuration.metrics, metrics: metrics,
                                                           status: status, logger: logger)))

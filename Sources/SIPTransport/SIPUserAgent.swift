@@ -18,6 +18,7 @@ public final class SIPUserAgent: Sendable {
         case refuse(callID: String, status: Int, reason: String)
         case hangup(callID: String)
         case invite(callID: String, target: SIPURI, offer: String)
+        case addressesChanged
     }
 
     struct Inbox {
@@ -34,17 +35,28 @@ public final class SIPUserAgent: Sendable {
     let logger: Logger
     let onState: @Sendable (SIPRegistrationState) -> Void
     let onCall: @Sendable (SIPCallEvent) -> Void
+    /// Which local address the kernel sends from toward the registrar; tests move the device by replacing it.
+    let localAddressToward: @Sendable (SIPSocketAddress) throws(SIPTransportError) -> SIPSocketAddress
     /// The bound UDP port, once the thread opened it (0 before).
     private let boundPort = Atomic<Int>(0)
 
     /// `onState` and `onCall` run on the SIP thread: they must hand work off, not do it.
-    public init(settings: SIPUserAgentSettings, logger: Logger,
+    public convenience init(settings: SIPUserAgentSettings, logger: Logger,
                 onState: @escaping @Sendable (SIPRegistrationState) -> Void,
                 onCall: @escaping @Sendable (SIPCallEvent) -> Void = { _ in }) {
+        self.init(settings: settings, logger: logger, onState: onState, onCall: onCall,
+                  localAddressToward: { remote throws(SIPTransportError) in try SIPSocketAddress.localAddress(toward: remote) })
+    }
+
+    init(settings: SIPUserAgentSettings, logger: Logger,
+         onState: @escaping @Sendable (SIPRegistrationState) -> Void,
+         onCall: @escaping @Sendable (SIPCallEvent) -> Void,
+         localAddressToward: @escaping @Sendable (SIPSocketAddress) throws(SIPTransportError) -> SIPSocketAddress) {
         self.settings = settings
         self.logger = logger
         self.onState = onState
         self.onCall = onCall
+        self.localAddressToward = localAddressToward
     }
 
     /// The UDP port requests reach us on; 0 until the thread has bound it.
@@ -99,6 +111,11 @@ public final class SIPUserAgent: Sendable {
         let target = try SIPURI(uri)
         submit(.invite(callID: callID, target: target, offer: offer))
     }
+
+    /// The host's addresses changed (rtnetlink): the `sip` thread checks which local address reaches the
+    /// registrar now and, when it is another one, registers the new Contact at once (TCP: over a new
+    /// connection). The same address as before changes nothing.
+    public func addressesChanged() { submit(.addressesChanged) }
 
     /// An answered call gets BYE (RFC 3261 §15.1.1); one not answered yet is refused with 480.
     public func hangup(callID: String) { submit(.hangup(callID: callID)) }

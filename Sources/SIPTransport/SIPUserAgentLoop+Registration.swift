@@ -7,7 +7,7 @@ extension SIPUserAgentLoop {
     func prepareRegistration() {
         do throws(SIPTransportError) {
             let address = try SIPSocketAddress.resolve(host: settings.registrarHost, port: settings.registrarPort, datagram: !reliable)
-            let local = try SIPSocketAddress.localAddress(toward: address)
+            let local = try agent.localAddressToward(address)
             registrar = address
             let port = UInt16(udp?.local.port ?? 0)
             let registrarURI = SIPURI(host: settings.registrarHost,
@@ -55,6 +55,8 @@ extension SIPUserAgentLoop {
                 logger.info("SIP registrar sees us at \(host):\(port.map(String.init) ?? "?")")
             }
         }
+        // After the response is handled (a 401 is answered first): a 2xx that saw us elsewhere is re-registered.
+        if case .response = event, case .registered = registration?.status { rewriteContactIfNeeded() }
     }
 
     private func statusChanged(_ status: RegistrationStatus) {

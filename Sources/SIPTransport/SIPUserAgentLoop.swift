@@ -63,8 +63,14 @@ final class SIPUserAgentLoop {
     var stopping = false
     var stopDeadline: Duration?
     var random = SystemRandomNumberGenerator()
+    /// The public address learned from REGISTER responses, registered instead of ours (RFC 3581; UDP only:
+    /// over TCP the registrar sees the connection's port, not the UDP port our Contact names).
+    var contactRewrite: ContactRewrite
 
-    init(agent: SIPUserAgent) { self.agent = agent }
+    init(agent: SIPUserAgent) {
+        self.agent = agent
+        contactRewrite = ContactRewrite(enabled: agent.settings.contactRewrite && agent.settings.transport == .udp)
+    }
 
     func now() -> Duration { ContinuousClock.now - epoch }
 
@@ -98,6 +104,7 @@ final class SIPUserAgentLoop {
         case .refuse(let callID, let status, let reason): refuse(callID, status: status, reason: reason)
         case .hangup(let callID): hangup(callID)
         case .invite(let callID, let target, let offer): placeCall(callID, target: target, offer: offer)
+        case .addressesChanged: addressesChanged()
         case .stop:
             endCallsForStop()
             endOutgoingForStop()

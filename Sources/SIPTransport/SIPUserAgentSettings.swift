@@ -19,6 +19,8 @@ public struct SIPUserAgentSettings: Sendable, Equatable {
     public var displayName: String?
     public var keepAlive: Duration
     public var registerExpiry: Duration
+    /// Register the address the registrar saw (Via `received`/`rport`, RFC 3581) when it differs from ours.
+    public var contactRewrite = true
     /// T1/T2/T4 of calls (the 2xx retransmission, timer H, BYE); tests shorten them.
     var callTimers: SIPTimerValues = .standard
 

@@ -18,6 +18,7 @@ struct SIPConfigTests {
         #expect(defaults.transport == .udp && defaults.localPort == 5060 && defaults.displayName == nil)
         #expect(defaults.keepAlive == .seconds(25) && defaults.registerExpiry == .seconds(600))
         #expect(defaults.srtp == .optional)
+        #expect(defaults.contactRewrite)
         let text = minimalConfig + """
             [sip]
             registrar = "192.168.178.1:5070"
@@ -29,9 +30,11 @@ struct SIPConfigTests {
             keepalive = "10s"
             register_expiry = "5m"
             srtp = "mandatory"
+            contact_rewrite = false
 
             """
         let sip = try sipSettings(text)
+        #expect(!sip.contactRewrite)
         #expect(sip.registrarHost == "192.168.178.1" && sip.registrarPort == 5070)
         #expect(sip.user == "620" && sip.authUser == "gate-auth" && sip.transport == .tcp && sip.localPort == 0)
         #expect(sip.displayName == "Gate 3" && sip.keepAlive == .seconds(10) && sip.registerExpiry == .seconds(300))
@@ -64,6 +67,9 @@ struct SIPConfigTests {
         #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\nport = 70000\nregister_expiry = \"10s\"\n")) == [
             "intercom.toml:11: sip.port: must be between 0 and 65535, got 70000",
             "intercom.toml:12: sip.register_expiry: must be between 1m and 24h, got 10s",
+        ])
+        #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\ncontact_rewrite = \"yes\"\n")) == [
+            "intercom.toml:11: sip.contact_rewrite: expected true or false, got string",
         ])
         #expect(problemLines(load(minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\npassword = \"x\"\n")) == [
             "intercom.toml:11: sip.password: unknown key \"password\" (did you mean \"password_file\"?)",

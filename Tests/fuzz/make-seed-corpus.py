@@ -171,15 +171,30 @@ TLS = MINIMAL.replace('server_url = "http://127.0.0.1:1337/parse"',
                       'server_url = "https://intercom.example.org:8443/parse"\nca_file = "/etc/intercom/ca.pem"')
 write("FuzzConfig", "tls.toml", TLS)
 write("FuzzConfig", "tls-address.toml", TLS.replace("intercom.example.org", "192.0.2.10"))
-# [sip] with calls: the allow-list and SDES-SRTP required (docs/sip.md).
+# [sip] registration (docs/sip.md): every key, contact_rewrite off (issue #18 item 2), and a wrong-typed switch;
+# then with calls: the allow-list and SDES-SRTP required.
 SIP = MINIMAL + """
+[sip]
+registrar = "192.168.178.1:5060"
+user = "620"
+auth_user = "gate3"
+transport = "udp"
+port = 5060
+display_name = "Gate 3"
+keepalive = "25s"
+register_expiry = "10m"
+contact_rewrite = false
+"""
+write("FuzzConfig", "sip.toml", SIP)
+write("FuzzConfig", "sip-wrong-type.toml", SIP.replace("contact_rewrite = false", 'contact_rewrite = "yes"'))
+SIP_CALLS = MINIMAL + """
 [sip]
 registrar = "192.168.178.1:5060"
 user = "620"
 allow = ["sip:reception@192.168.178.1", "621"]
 srtp = "mandatory"
 """
-write("FuzzConfig", "sip-srtp.toml", SIP)
+write("FuzzConfig", "sip-srtp.toml", SIP_CALLS)
 write("FuzzTOML", "features.toml", TOML_FEATURES)
 write("FuzzTOML", "bom-crlf.toml", "\ufeff" + MINIMAL.replace("\n", "\r\n"))
 

@@ -58,14 +58,14 @@ CALL_ROUTES = """
 """
 
 
-def kamailio_config(workdir, port, password, route_calls=False):
+def kamailio_config(workdir, port, password, route_calls=False, address="127.0.0.1"):
     return f"""#!KAMAILIO
 debug=2
 log_stderror=yes
 children=2
 tcp_children=1
-listen=udp:127.0.0.1:{port}
-listen=tcp:127.0.0.1:{port}
+listen=udp:{address}:{port}
+listen=tcp:{address}:{port}
 mpath="{KAMAILIO_MODULES}"
 loadmodule "kex.so"
 loadmodule "corex.so"
@@ -103,18 +103,21 @@ request_route {{
 
 
 class Kamailio:
-    def __init__(self, workdir, port, password, route_calls=False):
-        self.workdir, self.port = workdir, port
+    """`address`: where it listens (netchange_test.py: inside a network namespace, which `prefix`, e.g.
+    `ip netns exec NAME`, runs it in; kamcmd still reaches it through its unix socket)."""
+
+    def __init__(self, workdir, port, password, route_calls=False, address="127.0.0.1", prefix=()):
+        self.workdir, self.port, self.prefix = workdir, port, tuple(prefix)
         self.config = os.path.join(workdir, "kamailio.cfg")
         with open(self.config, "w", encoding="utf-8") as f:
-            f.write(kamailio_config(workdir, port, password, route_calls))
+            f.write(kamailio_config(workdir, port, password, route_calls, address))
         self.process = None
         self.starts = 0
 
     def start(self):
         self.starts += 1
         # -DD: stay in the foreground (children still forked), -E: log to stderr.
-        self.process = LoggedProcess([find_tool("kamailio"), "-f", self.config, "-DD", "-E", "-w", self.workdir],
+        self.process = LoggedProcess([*self.prefix, find_tool("kamailio"), "-f", self.config, "-DD", "-E", "-w", self.workdir],
                                      self.workdir, f"kamailio-{self.starts}")
         return wait_for(lambda: os.path.exists(os.path.join(self.workdir, "kamailio.ctl")) and self.dump() is not None, 10)
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SIP against real peers started by the tests: registration against kamailio (digest auth) and a SIPp OPTIONS
-# ping (sip_test.py), then calls from SIPp straight to the device's SIP port: G.711 both ways, the door code
+# ping (sip_test.py); the address of an agent in a network namespace replaced mid-run and its new contact in
+# kamailio's table within 5 s, behind an nftables NAT the public contact (netchange_test.py, root, ip, nft);
+# then calls from SIPp straight to the device's SIP port: G.711 both ways, the door code
 # by RFC 4733 keys, busy, CANCEL, the allow-list and a 488 (calls_test.py); then baresip, a real SIP phone, calls
 # the device through kamailio: two-way audio checked by frequency at both ends, the door code, 486, BYE
 # (baresip_test.py); the device's call button calls baresip through kamailio (outgoing_test.py); and baresip's
@@ -15,6 +17,7 @@ repo=$(cd "$here/../.." && pwd)
 . "$here/../support/binary-flags.sh"
 status=0
 python3 "$here/sip_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
+python3 "$here/netchange_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/calls_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/baresip_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1
 python3 "$here/outgoing_test.py" --server "$server" --intercomd "$intercomd" "$@" || status=1

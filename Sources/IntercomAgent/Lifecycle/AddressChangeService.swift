@@ -6,13 +6,16 @@ import Synchronization
 /// Watches the host's addresses (`NetlinkAddressMonitor`, rtnetlink) and tells the call coordinator when they
 /// changed, so calls restart ICE on today's addresses instead of dying with the old one (issue #20). Changes
 /// come in bursts (the old address removed, the new one added, IPv6 alongside): one notice per `settle`.
+/// `onChange` hooks hear the same notice (SIP re-registers from the new address).
 public final class AddressChangeService: Service {
     static let settle: Duration = .milliseconds(250)
     private let coordinator: CallCoordinator
+    private let onChange: [@Sendable (String) async -> Void]
     private let logger: Logger
 
-    public init(coordinator: CallCoordinator, logger: Logger) {
+    public init(coordinator: CallCoordinator, logger: Logger, onChange: [@Sendable (String) async -> Void] = []) {
         self.coordinator = coordinator
+        self.onChange = onChange
         self.logger = logger
     }
 
@@ -42,6 +45,9 @@ public final class AddressChangeService: Service {
                 }) else { continue }
                 let reason = Self.describe(batch)
                 self.logger.info("host addresses changed: \(reason)")
+                // The hooks first: SIP only posts to its thread, while the coordinator returns once the
+                // notice was handled, which waits behind whatever the call machine is doing.
+                for hook in self.onChange { await hook(reason) }
                 await self.coordinator.addressesChanged(reason)
             }
         }

@@ -58,7 +58,7 @@ final class SIPCalls: Sendable {
     func dial(_ uri: String, localHost: String, agent: SIPUserAgent) -> OutgoingCallPlacer.Result {
         let audio: SIPAudioCall
         do {
-            audio = try media.sipAudioOffer(localHost: localHost)
+            audio = try media.sipAudioOffer(localHost: localHost, srtp: srtp)
         } catch {
             return .failed(reason: "no RTP port for the SIP call: \(error)")
         }

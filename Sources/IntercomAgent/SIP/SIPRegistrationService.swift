@@ -65,6 +65,9 @@ public final class SIPRegistrationService: Service {
         logger.info("SIP stopped")
     }
 
+    /// The host's addresses changed (`AddressChangeService`): the SIP thread re-registers from a new address.
+    func addressesChanged() { agent.addressesChanged() }
+
     /// INVITEs and what becomes of them, in the order the SIP thread saw them.
     private func handleCalls() async {
         for await event in callEvents { await calls.handle(event, agent: agent) }
@@ -88,6 +91,7 @@ extension SIPUserAgentSettings {
             authUser: settings.authUser, password: password, transport: settings.transport == .tcp ? .tcp : .udp,
             localPort: settings.localPort, displayName: settings.displayName, keepAlive: settings.keepAlive,
             registerExpiry: settings.registerExpiry)
+        contactRewrite = settings.contactRewrite
     }
 }
 

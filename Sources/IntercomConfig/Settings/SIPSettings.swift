@@ -28,6 +28,8 @@ public struct SIPSettings: Sendable, Equatable {
     public var keepAlive: Duration = .seconds(25)
     /// The binding lifetime asked for in REGISTER's Expires.
     public var registerExpiry: Duration = .seconds(600)
+    /// Register the address the registrar saw (Via `received`/`rport`, RFC 3581) instead of the private one.
+    public var contactRewrite = true
     /// Callers whose INVITE rings (a SIP URI such as `sip:reception@pbx.example`, or a user part or number
     /// such as `620`); empty: anyone who reaches the device. Others get 403.
     public var allow: [String] = []
@@ -61,6 +63,7 @@ public struct SIPSettings: Sendable, Equatable {
         displayName = reader.text("display_name", maxLength: 100)
         keepAlive = reader.duration("keepalive", in: .seconds(1)...(.seconds(3600))) ?? keepAlive
         registerExpiry = reader.duration("register_expiry", in: .seconds(60)...(.seconds(86_400))) ?? registerExpiry
+        contactRewrite = reader.bool("contact_rewrite") ?? contactRewrite
         allow = Self.allowList(reader)
         srtp = reader.choice("srtp") ?? srtp
         switch secrets.locate(reader.string("door_code_file"), credential: "sip.door-code", reader: reader, key: "door_code_file") {

@@ -17,6 +17,10 @@ extension RegistrationClient {
             SIPHeader(SIPHeaderName.contact, NameAddress(uri: config.contact).serialized),
             SIPHeader(SIPHeaderName.expires, "\(expires)"),
         ]
+        // A contact given up for a new address: removed in the same request (§10.2.2, expires=0).
+        headers += retired.map {
+            SIPHeader(SIPHeaderName.contact, NameAddress(uri: $0, parameters: [SIPParameter("expires", "0")]).serialized)
+        }
         if let (offered, proxy) = challenge.map({ ($0.0, $0.proxy) }), var client = digest,
             let value = try? client.authorization(
                 for: offered, method: .register, uri: config.registrar.serialized, cnonce: fresh.cnonce)

@@ -2,7 +2,8 @@
 /// when stale), follow 423 Min-Expires, refresh before the binding lapses (`RefreshSchedule`), learn the public
 /// address from the response's Via, and report a status for the UI.
 public struct RegistrationClient: Sendable {
-    public let config: RegistrationConfig
+    /// The Contact, Via host and port change with `.rebind`; the rest stays for the client's life.
+    public private(set) var config: RegistrationConfig
     public private(set) var status: RegistrationStatus = .unregistered
     public private(set) var publicAddress: (host: String, port: UInt16?)?
     var requestedExpires: UInt32
@@ -15,6 +16,8 @@ public struct RegistrationClient: Sendable {
     /// Challenges since the last success; a registrar that sends a new nonce each time never repeats one.
     var challengesInARow = 0
     var stopping = false
+    /// Contacts given up by `.rebind`, sent with `;expires=0` until a 2xx confirms the new binding.
+    var retired: [SIPURI] = []
 
     /// More consecutive non-stale challenges than this mean the credentials are refused.
     static let maxChallengesInARow = 3
@@ -40,7 +43,22 @@ public struct RegistrationClient: Sendable {
             return fail(.timedOut)
         case .transportFailed:
             return fail(.transportFailed)
+        case .rebind(let contact, let localHost, let localPort):
+            return rebind(contact: contact, localHost: localHost, localPort: localPort, fresh: fresh)
         }
+    }
+
+    /// The same Call-ID and a higher CSeq (§10.2.4): the registrar replaces nothing, it adds the new binding
+    /// and drops the retired one. What the registrar saw of the old address no longer says anything.
+    private mutating func rebind(contact: SIPURI, localHost: String, localPort: UInt16?, fresh: FreshTokens) -> [RegistrationAction] {
+        guard !stopping else { return [] }
+        if contact != config.contact, !retired.contains(config.contact) { retired.append(config.contact) }
+        retired.removeAll { $0 == contact }
+        config.contact = contact
+        if localHost != config.localHost || localPort != config.localPort { publicAddress = nil }
+        config.localHost = localHost
+        config.localPort = localPort
+        return [sendRegister(fresh: fresh)]
     }
 
     private var isFailed: Bool {
@@ -53,6 +71,7 @@ public struct RegistrationClient: Sendable {
         var actions = learnAddress(from: response)
         switch status {
         case 200..<300:
+            retired = []
             answeredNonce = nil
             challengesInARow = 0
             if stopping { return actions + changeStatus(to: .unregistered) }

@@ -10,6 +10,10 @@ public enum RegistrationEvent: Hashable, Sendable {
     case transportFailed
     /// The timer of `startRefreshTimer` fired: re-REGISTER (refresh, or retry after a failure).
     case refreshTimerFired
+    /// Register `contact` (sent from `localHost`:`localPort`, the Via sent-by) instead of the current one, at
+    /// once: the device's address changed, or the registrar sees it behind a NAT (RFC 3581, `ContactRewrite`).
+    /// The old contact is removed in the same REGISTER (`;expires=0`, RFC 3261 §10.2.2).
+    case rebind(contact: SIPURI, localHost: String, localPort: UInt16?)
 }
 
 /// What `RegistrationClient` asks of the IO layer, in order.
