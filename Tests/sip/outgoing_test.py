@@ -9,9 +9,11 @@ sends a 1000 Hz tone and dumps the audio it decodes (helpers shared with baresip
 
 Checks: (a) both register; (b) the call button sends an INVITE that kamailio relays to baresip, which answers
 automatically: the device logs the call answered; (c) two-way audio: baresip decoded the device's 440 Hz and
-the device's speaker played baresip's 1000 Hz; (d) the code 1234# typed on the phone opens the door once;
+the device's speaker played baresip's 1000 Hz; the INVITE offered VP8 too, baresip (a video phone here) took it
+and its snapshot of the device's video shows the test pattern; (d) the code 1234# typed on the phone opens the door once;
 (e) the hangup button ends the call with a BYE along the route set, the device logs the outgoing call answered
-and ended locally, its SIP media with packets both ways, and /metrics counts it with route="sip";
+and ended locally, its SIP media with packets both ways and video frames sent, and /metrics counts it with
+route="sip";
 (f) the phone in manual answer mode refuses the call: the device logs it unanswered, refused by the callee;
 (g) the phone rings and nobody answers: after `ring_timeout` the device CANCELs (baresip's call ends) and logs
 the call unanswered (ring timeout); (h) with `answer = "button"`, baresip's call to the device rings until the
@@ -38,6 +40,7 @@ from baresip_test import (BARESIP_MODULES, DEVICE_TONE, PHONE_TONE, Baresip, bar
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
 from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
+from video_test import BARESIP_VIDEO, BARS, png_rgb_rows, png_size  # noqa: E402
 from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
@@ -134,6 +137,8 @@ class Run(Checks):
         tone = os.path.join(self.workdir, "phone-tone.wav")
         write_tone_wav(tone, PHONE_TONE, 60)
         baresip_config(confdir, free_port_pair(), tone, recordings)
+        with open(os.path.join(confdir, "config"), "a", encoding="utf-8") as f:
+            f.write(BARESIP_VIDEO)  # a video phone: it answers the device's VP8 offer
         with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
             f.write(f"<sip:reception@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300;answermode=auto\n")
         phone = Baresip(confdir, self.workdir)
@@ -190,6 +195,20 @@ class Run(Checks):
         self.check(f"(c) the device's speaker played baresip's {PHONE_TONE:.0f} Hz (dominant frequency within ±2 %)",
                    got and within(heard_at_device, PHONE_TONE) and level > -30, detail)
 
+        # (c) the device's video offer, answered by the video phone: its snapshot shows the test pattern
+        video = gate.find(r"SIP video: VP8 .*", mark)
+        phone.type("/snapshot\n")
+        shot = wait_for(lambda: glob.glob(os.path.join(self.workdir, "snapshot-recv*.png")) or None, 10, 0.2)
+        size = png_size(sorted(shot)[0]) if shot else None
+        rows = png_rgb_rows(sorted(shot)[0]) if size == (640, 480) else None
+        colours = [(name, rows[y][x], test(*rows[y][x])) for (x, y), name, test in BARS] if rows else []
+        self.check("(c) the INVITE offers VP8 beside the audio; baresip answers it and its snapshot of the device's video "
+                   "is 640x480 with the test pattern's bars",
+                   video and size == (640, 480) and colours and all(ok for _, _, ok in colours),
+                   (video.group(0)[:90] if video else "no 'SIP video' line") + "; "
+                   + (f"{size}, " + ", ".join(f"{n} {c}" for n, c, _ in colours) if shot else "no snapshot: "
+                      + " | ".join(phone.tail(4, stdout=True))))
+
         # (d) the door code from the called phone
         phone.type(DOOR_CODE + "#")
         opened = wait_for(lambda: gate.find(r"opening the door.*", mark), 10, 0.1)
@@ -215,6 +234,10 @@ class Run(Checks):
         self.check("(e) the device's SIP media ended with packets both ways (≥ 150 each, 3 s at 50 a second)",
                    received and sent and int(received.group(1)) >= 150 and int(sent.group(1)) >= 150,
                    text[:260] if text else "no 'SIP media ended' line")
+        video_ended = gate.find(r"SIP video ended: .*", mark)
+        frames = re.search(r"framesSent: (\d+)", video_ended.group(0)) if video_ended else None
+        self.check("(e) the device's SIP video ended with ≥ 50 frames sent", frames and int(frames.group(1)) >= 50,
+                   video_ended.group(0)[:200] if video_ended else "no 'SIP video ended' line")
         status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics_port}/metrics")
         counted = samples.get('intercom_calls_total{direction="outgoing",outcome="answered",route="sip"}') if status == 200 else None
         self.check('(e) /metrics counts it: intercom_calls_total{direction="outgoing",outcome="answered",route="sip"} 1',

@@ -52,8 +52,8 @@ final class SIPCalls: Sendable {
         }
     }
 
-    /// Prepares a call to `uri` for the call button: our offer on an RTP port bound on `localHost` (the address
-    /// that reaches the registrar, which relays the INVITE) and its dialog, which sends the INVITE when the
+    /// Prepares a call to `uri` for the call button: our offer (audio, and VP8 video beside it) on RTP ports
+    /// bound on `localHost` (the address that reaches the registrar, which relays the INVITE) and its dialog, which sends the INVITE when the
     /// coordinator joins it.
     func dial(_ uri: String, localHost: String, agent: SIPUserAgent) -> OutgoingCallPlacer.Result {
         let audio: SIPAudioCall
@@ -63,7 +63,8 @@ final class SIPCalls: Sendable {
             return .failed(reason: "no RTP port for the SIP call: \(error)")
         }
         let callID = Self.newCallID()
-        let dialog = SIPOutgoingDialog(callID: callID, target: uri, audio: audio, agent: agent, calls: self, logger: logger)
+        let dialog = SIPOutgoingDialog(callID: callID, target: uri, offer: SIPOutgoingOffer(audio: audio, logger: logger),
+                                       agent: agent, calls: self, logger: logger)
         dialogs.withLock { $0[callID] = dialog }
         return .created(rowID: dialog.sessionID, sessionID: dialog.sessionID,
                         route: CallRoom.Route(signalURL: "sip", publisherToken: nil, subscriberToken: nil, iceServers: [],

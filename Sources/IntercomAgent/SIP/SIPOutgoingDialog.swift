@@ -15,8 +15,9 @@ actor SIPOutgoingDialog: SIPRoomDialog {
     /// The SIP URI called.
     nonisolated let target: String
     nonisolated let events: AsyncStream<SignalingConnection.Event>
-    /// Our offer's RTP socket and, once answered, the call's audio; owned here until the media session starts it.
-    nonisolated let audio: SIPAudioCall
+    /// Our offer: its audio call and video sockets, owned here until the media session starts them.
+    nonisolated let offer: SIPOutgoingOffer
+    nonisolated var audio: SIPAudioCall { offer.audio }
     private let sink: AsyncStream<SignalingConnection.Event>.Continuation
     private nonisolated let keys: AsyncStream<Character>.Continuation
     private let keyStream: AsyncStream<Character>
@@ -29,11 +30,11 @@ actor SIPOutgoingDialog: SIPRoomDialog {
     private var progress = Progress.idle
     private var rang = false
 
-    init(callID: String, target: String, audio: SIPAudioCall, agent: SIPUserAgent, calls: SIPCalls, logger: Logger) {
+    init(callID: String, target: String, offer: SIPOutgoingOffer, agent: SIPUserAgent, calls: SIPCalls, logger: Logger) {
         self.callID = callID
         sessionID = Self.sessionID(callID: callID)
         self.target = target
-        self.audio = audio
+        self.offer = offer
         self.agent = agent
         self.calls = calls
         self.logger = logger
@@ -42,7 +43,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
     }
 
     nonisolated func mediaSession() -> any CallMediaSession {
-        SIPOutgoingCallMedia(dialog: self, logger: logger)
+        SIPOutgoingCallMedia(dialog: self, media: calls.media, logger: logger)
     }
 
     // MARK: RoomConnection
@@ -53,7 +54,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
         sink.yield(.joined(peerId: "device", role: "publisher",
                            peers: [SignalingPeer(peerId: Self.peerID, name: target, role: "publisher")], iceServers: []))
         do {
-            try agent.invite(callID: callID, to: target, offer: audio.offer)
+            try agent.invite(callID: callID, to: target, offer: offer.sdp)
             logger.notice("SIP call to \(target)", metadata: ["session": "\(sessionID)"])
         } catch {
             progress = .over
