@@ -15,7 +15,7 @@ public final class SIPVideoStream: Sendable {
     public let answer: SIPVideoAnswerer.Answer
     let socket: RTPSocket
     let rtcpSocket: RTPSocket
-    private let media: MediaService
+    private let media: any SIPVideoSource
     private let logger: Logger
     private let holder: String
     private let wakeup = WakeupPipe()
@@ -43,7 +43,7 @@ public final class SIPVideoStream: Sendable {
         try RTPSocket.bindPair(host: host)
     }
 
-    init(answer: SIPVideoAnswerer.Answer, sockets: (rtp: RTPSocket, rtcp: RTPSocket), media: MediaService,
+    init(answer: SIPVideoAnswerer.Answer, sockets: (rtp: RTPSocket, rtcp: RTPSocket), media: any SIPVideoSource,
          reportInterval: Duration = .seconds(5), logger: Logger) throws {
         self.answer = answer
         socket = sockets.rtp
