@@ -14,9 +14,7 @@ actor SIPIncomingDialog: SIPRoomDialog {
     nonisolated let sessionID: String
     nonisolated let events: AsyncStream<SignalingConnection.Event>
     private let sink: AsyncStream<SignalingConnection.Event>.Continuation
-    /// The caller's keys in the order they were typed (a task per key could reorder them).
-    private nonisolated let keys: AsyncStream<Character>.Continuation
-    private let keyStream: AsyncStream<Character>
+    private let keypad = SIPKeypad()
     private let agent: SIPUserAgent
     private let calls: SIPCalls
     private let logger: Logger
@@ -33,7 +31,6 @@ actor SIPIncomingDialog: SIPRoomDialog {
         self.calls = calls
         self.logger = logger
         (events, sink) = AsyncStream.makeStream()
-        (keyStream, keys) = AsyncStream.makeStream()
     }
 
     /// The caller as the call machine sees a ringing call. A SIP call has no row and no token expiry; the
@@ -58,8 +55,7 @@ actor SIPIncomingDialog: SIPRoomDialog {
         sink.yield(.joined(peerId: "device", role: "publisher",
                            peers: [SignalingPeer(peerId: Self.peerID, name: callerName, role: "publisher")], iceServers: []))
         sink.yield(.signal(from: Self.peerID, .offer(sdp: invite.offer)))
-        let keyStream = self.keyStream
-        Task { for await key in keyStream { self.typed(key) } }
+        keypad.deliver { key in await self.typed(key) }
     }
 
     func send(_ data: SignalPayload, to peerId: String) {
@@ -79,7 +75,7 @@ actor SIPIncomingDialog: SIPRoomDialog {
 
     func close() {
         end(progress == .offered ? .timeout : .hangup)
-        keys.finish()
+        keypad.finish()
         sink.finish()
         calls.forget(invite.callID)
     }
@@ -118,7 +114,7 @@ actor SIPIncomingDialog: SIPRoomDialog {
 
     /// A key the caller typed (RFC 4733), from the media's thread.
     nonisolated func key(_ key: Character) {
-        keys.yield(key)
+        keypad.press(key)
     }
 
     private func typed(_ key: Character) {

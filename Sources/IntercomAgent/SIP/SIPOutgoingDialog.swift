@@ -19,8 +19,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
     nonisolated let offer: SIPOutgoingOffer
     nonisolated var audio: SIPAudioCall { offer.audio }
     private let sink: AsyncStream<SignalingConnection.Event>.Continuation
-    private nonisolated let keys: AsyncStream<Character>.Continuation
-    private let keyStream: AsyncStream<Character>
+    private let keypad = SIPKeypad()
     private let agent: SIPUserAgent
     private let calls: SIPCalls
     private let logger: Logger
@@ -39,7 +38,6 @@ actor SIPOutgoingDialog: SIPRoomDialog {
         self.calls = calls
         self.logger = logger
         (events, sink) = AsyncStream.makeStream()
-        (keyStream, keys) = AsyncStream.makeStream()
     }
 
     nonisolated func mediaSession() -> any CallMediaSession {
@@ -61,8 +59,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
             logger.error("SIP call to \(target) not placed: \(error)", metadata: ["session": "\(sessionID)"])
             sink.yield(.signal(from: Self.peerID, .bye(.error)))
         }
-        let keyStream = self.keyStream
-        Task { for await key in keyStream { self.typed(key) } }
+        keypad.deliver { key in await self.typed(key) }
     }
 
     func send(_ data: SignalPayload, to peerId: String) {
@@ -72,7 +69,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
 
     func close() async {
         end()
-        keys.finish()
+        keypad.finish()
         sink.finish()
         calls.forget(callID)
         await audio.stop()  // idempotent: the media session may have stopped it already
@@ -128,7 +125,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
 
     /// A key the callee typed (RFC 4733), from the media's thread.
     nonisolated func key(_ key: Character) {
-        keys.yield(key)
+        keypad.press(key)
     }
 
     private func typed(_ key: Character) {
