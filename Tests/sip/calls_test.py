@@ -1,27 +1,31 @@
 #!/usr/bin/env python3
 """SIP calls: SIPp (Debian's sip-tester) calls `intercomd run` directly on its SIP port (issue #18).
 
-Two agents run against one intercom-server, each with `[sip]` pointed at a registrar port nobody listens on
-(calls reach a device on its own port whether or not it is registered):
+Two agents run against one intercom-server; calls reach a device on its own port whether or not it is
+registered. The gate registers with a kamailio started here (so the flood below can be checked not to cost it its
+registration); front points `[sip]` at a registrar port nobody listens on:
   gate   answers automatically, `call.allow_door_open = true`, a door code file holding 1234;
   front  answers by button only (no buttons wired: it rings until the ring timeout), `[sip] allow` admits
          sip:reception@127.0.0.1 only.
 
 Checks: (a) a SIPp call with a PCMA + telephone-event offer is answered 200 with a G.711 answer, SIPp plays
 7 s of PCMA (sip-tester's g711a.pcap) and the device counts it, then BYE; the device logs the call answered
-and its SIP media with the packets both ways; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
+and its SIP media with the packets both ways; a plain PCMU call plays a 440 Hz tone (a pcap written here)
+whose packets and level the device measures; (b) the keys 1 2 3 4 # (RFC 4733 pcaps shipped with
 sip-tester) open the door once; (c) a wrong code (9 9 9 9 #) does not; (d) a second INVITE during a call is
 answered 486 Busy Here, and a WebRTC call (`intercomd call` through the backend) during it gets bye busy; an
 INVITE during a WebRTC call gets 486 too, and so do 200 INVITEs in 10 s while the WebRTC call goes on; (e) a CANCEL before the answer gets 200 and the INVITE 487, and the device logs the
 call missed; (f) a caller outside `[sip] allow` gets 403; (g) an offer without audio, or one that is not SDP, gets 488; (h) the agents
-are still running and answer OPTIONS afterwards.
+are still running and answer OPTIONS afterwards, and the gate, registered with kamailio, still is.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: calls_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
 """
 
+import math
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -35,11 +39,12 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
-from kamailio import free_udp_port  # noqa: E402
+from kamailio import Kamailio, free_udp_port  # noqa: E402
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 PCAPS = "/usr/share/sip-tester"
+REGISTRAR_PASSWORD = "s3cret-calls"
 DOOR_CODE = "1234"
 RING_TIMEOUT = 20
 BUSY_SIP = 'intercom_calls_total{direction="incoming",outcome="busy",route="sip"}'
@@ -106,11 +111,11 @@ def ack_for_error(name, user, back):
 """
 
 
-def answered_call(name, user, media):
+def answered_call(name, user, media, offer=AUDIO_OFFER):
     """INVITE, 200, ACK, `media` (SIPp actions and pauses), BYE, 200."""
     return f"""<?xml version="1.0" encoding="ISO-8859-1" ?>
 <scenario name="answered call">
-{invite(name, user, AUDIO_OFFER)}
+{invite(name, user, offer)}
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
   <recv response="200" rrs="true"/>
@@ -204,8 +209,44 @@ OPTIONS = """<?xml version="1.0" encoding="ISO-8859-1" ?>
 """
 
 
+PCMU_OFFER = AUDIO_OFFER.replace("RTP/AVP 8 101", "RTP/AVP 0").replace(
+    "a=rtpmap:8 PCMA/8000\na=rtpmap:101 telephone-event/8000\na=fmtp:101 0-15\n", "a=rtpmap:0 PCMU/8000\n")
+PCMU_TONE = 440.0
+
+
+def mulaw(sample):
+    """One 16-bit sample as G.711 μ-law (ITU-T G.711: bias 132, sign, exponent, mantissa, bits inverted)."""
+    sign = 0x80 if sample < 0 else 0
+    magnitude = min(abs(sample), 32635) + 132
+    exponent = max(0, magnitude.bit_length() - 8)
+    mantissa = (magnitude >> (exponent + 3)) & 0x0F
+    return ~(sign | (exponent << 4) | mantissa) & 0xFF
+
+
+def write_pcmu_pcap(path, hertz, seconds):
+    """A pcap (Ethernet, IPv4, UDP) of 20 ms RTP packets of a PCMU tone, for SIPp's play_pcap_audio (sip-tester
+    ships only a PCMA one)."""
+    def checksum(header):
+        total = sum(struct.unpack("!10H", header))
+        total = (total & 0xFFFF) + (total >> 16)
+        return ~((total & 0xFFFF) + (total >> 16)) & 0xFFFF
+    out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)]
+    for n in range(seconds * 50):
+        samples = [int(10000 * math.sin(2 * math.pi * hertz * (n * 160 + i) / 8000)) for i in range(160)]
+        rtp = struct.pack("!BBHII", 0x80, 0, n & 0xFFFF, n * 160, 0x50C0) + bytes(mulaw(x) for x in samples)
+        udp = struct.pack("!HHHH", 6000, 6002, 8 + len(rtp), 0) + rtp
+        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), n & 0xFFFF, 0, 64, 17, 0,
+                         bytes([127, 0, 0, 1]), bytes([127, 0, 0, 1]))
+        ip = ip[:10] + struct.pack("!H", checksum(ip)) + ip[12:]
+        frame = b"\x00" * 12 + b"\x08\x00" + ip + udp
+        out.append(struct.pack("<IIII", n // 50, (n % 50) * 20000, len(frame), len(frame)) + frame)
+    with open(path, "wb") as f:
+        f.write(b"".join(out))
+
+
 def play(pcap, pause_ms):
-    return (f'  <nop><action><exec play_pcap_audio="{PCAPS}/{pcap}"/></action></nop>\n'
+    path = pcap if os.path.isabs(pcap) else f"{PCAPS}/{pcap}"
+    return (f'  <nop><action><exec play_pcap_audio="{path}"/></action></nop>\n'
             f'  <pause milliseconds="{pause_ms}"/>\n')
 
 
@@ -222,13 +263,16 @@ class Run(Checks):
         self.scenarios = 0
         self.metrics = {}
 
-    def agent(self, label, base, call, sip):
+    def agent(self, label, base, call, sip, registrar_port=None):
+        """An agent on its own SIP port; registered with `registrar_port` (kamailio) when given, else pointed at a
+        port nobody listens on (calls still reach it on its port)."""
         metrics_port, sip_port = free_port(), free_udp_port()
         config = write_agent_config(
             os.path.join(self.workdir, f"{label}.toml"), base, f"SIP {label}", 52.52, 13.405,
             os.path.join(self.workdir, f"state-{label}"), metrics_port,
             answer="auto" if label == "gate" else "button", call=call,
-            extra=f'\n[sip]\nregistrar = "127.0.0.1:{free_udp_port()}"\nuser = "{label}"\nport = {sip_port}\n{sip}')
+            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port or free_udp_port()}"\nuser = "{label}"\n'
+                  f'port = {sip_port}\n{sip}')
         process = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, f"agent-{label}",
                                 env=agent_environment())
         self.metrics[process.label] = metrics_port
@@ -258,7 +302,7 @@ class Run(Checks):
         return result.returncode, said
 
     def run(self):
-        missing = missing_prerequisites(tools=(("sipp", "sip-tester"),))
+        missing = missing_prerequisites(tools=(("sipp", "sip-tester"), ("kamailio", "kamailio"), ("kamcmd", "kamailio")))
         for problem in missing:
             self.check("prerequisites", False, problem)
         if not missing and not os.path.exists(f"{PCAPS}/g711a.pcap"):
@@ -284,7 +328,18 @@ class Run(Checks):
         code_file = os.path.join(self.workdir, "door-code")
         with open(code_file, "w", encoding="utf-8") as f:
             f.write(DOOR_CODE + "\n")
-        gate, gate_port = self.agent("gate", base, "allow_door_open = true\n", f'door_code_file = "{code_file}"\n')
+        # The gate registers with a real kamailio, so the flood below can be checked not to cost it its registration.
+        registrar_port = free_udp_port()
+        kamailio = Kamailio(self.workdir, registrar_port, REGISTRAR_PASSWORD)
+        processes.append(kamailio)
+        if not self.check("kamailio is up (the gate's registrar)", kamailio.start(), " | ".join(kamailio.process.tail(3))):
+            return
+        self.kamailio = kamailio
+        password_file = os.path.join(self.workdir, "gate.password")
+        with open(password_file, "w", encoding="utf-8") as f:
+            f.write(REGISTRAR_PASSWORD + "\n")
+        gate, gate_port = self.agent("gate", base, "allow_door_open = true\n",
+                                     f'door_code_file = "{code_file}"\npassword_file = "{password_file}"\n', registrar_port)
         front, front_port = self.agent("front", base, f'ring_timeout = "{RING_TIMEOUT}s"\n',
                                        'allow = ["sip:reception@127.0.0.1", "concierge"]\n')
         processes += [gate, front]
@@ -323,6 +378,21 @@ class Run(Checks):
                    code == 0 and wrong and len(gate.find_all(r"opening the door")) == 1,
                    f"sipp exit {code}; {wrong.group(0)[:120] if wrong else 'no wrong-code line'}; "
                    f"{len(gate.find_all(r'opening the door'))} door pulses in all")
+
+        # (a) a plain PCMU call (RFC 3551 payload type 0): 3 s of a 440 Hz tone, measured by the device
+        pcmu = os.path.join(self.workdir, "pcmu-tone.pcap")
+        write_pcmu_pcap(pcmu, PCMU_TONE, 3)
+        mark = len(gate.err)
+        code, said = self.sipp(gate_port, answered_call("Plain", "plain", play(pcmu, 3300), offer=PCMU_OFFER))
+        ended = wait_for(lambda: gate.find(r"SIP media ended: .*", since=mark), 10)
+        text = ended.group(0) if ended else ""
+        received = re.search(r"packetsReceived: (\d+)", text)
+        level = re.search(r"receivedLevel: (-?[\d.]+)", text)
+        self.check("(a) a plain PCMU call from SIPp: answered with PCMU, and the device receives its 3 s tone "
+                   "(≥ 120 of 150 packets, level above -30 dBFS)",
+                   code == 0 and 'codec: "PCMU"' in text and received and int(received.group(1)) >= 120
+                   and level and float(level.group(1)) > -30,
+                   f"sipp exit {code} {said[-120:] if code else ''}; " + (text[:260] if text else "no 'SIP media ended' line"))
 
         # (d) busy: a second INVITE while the first call is up
         results = {}
@@ -408,6 +478,12 @@ class Run(Checks):
         codes = [self.sipp(port, OPTIONS)[0] for port in (gate_port, front_port)]
         self.check("(h) both agents still run and answer OPTIONS 200", all(alive) and codes == [0, 0],
                    f"running {alive}; OPTIONS exits {codes}")
+        dump = self.kamailio.dump() or ""
+        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
+        self.check("(h) the gate is still registered after the flood (kamailio's table, intercom_sip_registered 1)",
+                   re.search(r"sip:gate@127\.0\.0\.1:\d+", dump) and samples.get("intercom_sip_registered") == 1,
+                   f"ul.dump {'has' if 'sip:gate@' in dump else 'lacks'} the gate; HTTP {status}: "
+                   f"intercom_sip_registered {samples.get('intercom_sip_registered')}")
 
 
 def main():

@@ -10,7 +10,7 @@ sends a 1000 Hz tone and dumps the audio it decodes (helpers shared with baresip
 Checks: (a) both register; (b) the call button sends an INVITE that kamailio relays to baresip, which answers
 automatically: the device logs the call answered; (c) two-way audio: baresip decoded the device's 440 Hz and
 the device's speaker played baresip's 1000 Hz; the INVITE offered VP8 too, baresip (a video phone here) took it
-and its snapshot of the device's video shows the test pattern; (d) the code 1234# typed on the phone opens the door once;
+and its snapshot of the device's video shows the test pattern; (d) 9999# typed on the phone is logged wrong and opens nothing, then 1234# opens the door once;
 (e) the hangup button ends the call with a BYE along the route set, the device logs the outgoing call answered
 and ended locally, its SIP media with packets both ways and video frames sent, and /metrics counts it with
 route="sip";
@@ -209,11 +209,17 @@ class Run(Checks):
                    + (f"{size}, " + ", ".join(f"{n} {c}" for n, c, _ in colours) if shot else "no snapshot: "
                       + " | ".join(phone.tail(4, stdout=True))))
 
-        # (d) the door code from the called phone
+        # (d) a wrong code, then the right one, from the called phone
+        phone.type("9999#")
+        wrong = wait_for(lambda: gate.find(r"SIP door code wrong.*", mark), 10, 0.1)
         phone.type(DOOR_CODE + "#")
         opened = wait_for(lambda: gate.find(r"opening the door.*", mark), 10, 0.1)
-        self.check("(d) the called phone types 1234# (RFC 4733): the device opens the door",
-                   opened, opened.group(0)[:100] if opened else " | ".join(gate.tail(4)))
+        pulses = gate.find_all(r"opening the door", mark)
+        self.check("(d) the called phone types 9999# (logged wrong, nothing opens), then 1234# (RFC 4733): the device "
+                   "opens the door once",
+                   wrong and opened and len(pulses) == 1,
+                   (wrong.group(0)[:80] if wrong else "no 'door code wrong' line") + f"; {len(pulses)} door openings; "
+                   + (opened.group(0)[:80] if opened else " | ".join(gate.tail(4))))
 
         # (e) the hangup button ends the call
         phone_mark = phone.lines()
