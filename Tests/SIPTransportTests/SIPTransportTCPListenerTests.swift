@@ -12,12 +12,14 @@ import Testing
 struct SIPTransportTCPListenerTests {
     /// An agent over TCP whose registrar is `registrarPort` (nothing listening there is fine: the registration
     /// retries with backoff while the listener serves).
-    private static func agent(registrarPort: Int, log: CallEventLog, limit: Int = 32) -> SIPUserAgent {
+    private static func agent(registrarPort: Int, log: CallEventLog, limit: Int = 32,
+                              idle: Duration = .seconds(180)) -> SIPUserAgent {
         var settings = SIPUserAgentSettings(
             registrarHost: "127.0.0.1", registrarPort: registrarPort, user: "gate", authUser: "gate", password: nil,
             transport: .tcp, localPort: 0, displayName: nil, keepAlive: .seconds(25), registerExpiry: .seconds(60))
         settings.callTimers = SIPTimerValues(t1: .milliseconds(50), t2: .milliseconds(200), t4: .milliseconds(200))
         settings.maxInboundConnections = limit
+        settings.inboundIdleTimeout = idle
         return SIPUserAgent(settings: settings, logger: Logger(label: "test"), onState: { _ in },
                             onCall: { event in log.events.withLock { $0.append(event) } })
     }
@@ -159,6 +161,26 @@ struct SIPTransportTCPListenerTests {
         #expect(agent.streamPort != 0)
         #expect(register.values(SIPHeaderName.contact) == ["<sip:gate@127.0.0.1:\(agent.streamPort);transport=tcp>"])
         #expect(try register.topVia().transport == "TCP")
+        await agent.stop()
+    }
+
+    @Test("a silent connection is closed after the idle timeout and counted; one with a call on it is kept")
+    func idleConnectionClosed() async throws {
+        let log = CallEventLog()
+        let agent = Self.agent(registrarPort: 9, log: log, idle: .milliseconds(300))
+        agent.start()
+        try await TCPPeer.onThread {
+            let port = try Self.waitForListener(agent)
+            let busy = try TCPPeer(agentPort: port)
+            // An INVITE left unanswered: its transaction and call keep the connection (our answer goes there).
+            try busy.send(busy.request("INVITE", cseq: 1, branch: "i1", body: ScriptedCaller.offer))
+            try busy.expect("100 Trying", isResponse(100, .invite))
+            let silent = try TCPPeer(agentPort: port)
+            try #require(try silent.closedByAgent(within: .seconds(3)))
+            agent.ring(callID: busy.callID)
+            try busy.expect("180 Ringing on the connection kept open", isResponse(180, .invite))
+        }
+        #expect(agent.connections.idle == 1)
         await agent.stop()
     }
 }
