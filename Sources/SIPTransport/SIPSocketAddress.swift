@@ -41,6 +41,27 @@ public struct SIPSocketAddress: Sendable, CustomStringConvertible {
         self.length = length
     }
 
+    /// The wildcard address of `family` with `port`, as bind(2) takes it.
+    static func wildcard(family: Int32, port: Int) -> (sockaddr_storage, socklen_t) {
+        var storage = sockaddr_storage()
+        if family == AF_INET6 {
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    $0.pointee.sin6_family = sa_family_t(AF_INET6)
+                    $0.pointee.sin6_port = UInt16(port).bigEndian
+                }
+            }
+            return (storage, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+        withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                $0.pointee.sin_family = sa_family_t(AF_INET)
+                $0.pointee.sin_port = UInt16(port).bigEndian
+            }
+        }
+        return (storage, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+
     /// The first address of `host` (a name, or a numeric address with or without brackets) for `port`.
     public static func resolve(host: String, port: Int, datagram: Bool) throws(SIPTransportError) -> SIPSocketAddress {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

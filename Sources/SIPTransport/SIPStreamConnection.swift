@@ -2,13 +2,31 @@ import Glibc
 import IntercomPlatform
 import SIPCore
 
-/// A non-blocking TCP connection to the registrar, framed by Content-Length (RFC 3261 §18.3, `SIPStreamFramer`).
-/// Used from the SIP thread only; a slow connect or a stalled peer costs that thread at most its timeout.
+/// A non-blocking TCP connection, framed by Content-Length (RFC 3261 §18.3, `SIPStreamFramer`): the one we open
+/// to the registrar, or one a phone or proxy opened to our listener. Used from the SIP thread only; a slow
+/// connect or a stalled peer costs that thread at most its timeout.
 final class SIPStreamConnection {
     let descriptor: Int32
     let local: SIPSocketAddress
     let remote: SIPSocketAddress
     private var framer = SIPStreamFramer()
+    /// When bytes last came in (the loop's clock), for closing idle accepted connections.
+    var lastActivity: Duration = .zero
+
+    /// A connection `SIPStreamListener` accepted; it owns `descriptor` from now on.
+    init(accepted descriptor: Int32, remote: SIPSocketAddress, at now: Duration) throws(SIPTransportError) {
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        self.descriptor = descriptor
+        self.remote = remote
+        lastActivity = now
+        do throws(SIPTransportError) {
+            local = try SIPSocketAddress.boundAddress(of: descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
 
     init(to remote: SIPSocketAddress, timeout: Duration) throws(SIPTransportError) {
         let fd = socket(remote.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -39,6 +39,9 @@ public final class SIPUserAgent: Sendable {
     let localAddressToward: @Sendable (SIPSocketAddress) throws(SIPTransportError) -> SIPSocketAddress
     /// The bound UDP port, once the thread opened it (0 before).
     private let boundPort = Atomic<Int>(0)
+    private let boundStreamPort = Atomic<Int>(0)
+    /// What happened to connections accepted on the TCP listener (written by the SIP thread).
+    let streamCounters = Mutex(SIPStreamCounters())
 
     /// `onState` and `onCall` run on the SIP thread: they must hand work off, not do it.
     public convenience init(settings: SIPUserAgentSettings, logger: Logger,
@@ -61,6 +64,12 @@ public final class SIPUserAgent: Sendable {
 
     /// The UDP port requests reach us on; 0 until the thread has bound it.
     public var localPort: Int { boundPort.load(ordering: .acquiring) }
+
+    /// The TCP port phones and proxies connect to (transport TCP only); 0 until the thread listens on it.
+    public var streamPort: Int { boundStreamPort.load(ordering: .acquiring) }
+
+    /// Connections accepted, refused over the limit, closed for bytes that are no SIP, and closed idle.
+    public var connections: SIPStreamCounters { streamCounters.withLock { $0 } }
 
     public func start() {
         let first = inbox.withLock { inbox in
@@ -121,6 +130,8 @@ public final class SIPUserAgent: Sendable {
     public func hangup(callID: String) { submit(.hangup(callID: callID)) }
 
     func bound(port: Int) { boundPort.store(port, ordering: .releasing) }
+    func boundStream(port: Int) { boundStreamPort.store(port, ordering: .releasing) }
+    func count(_ change: (inout SIPStreamCounters) -> Void) { streamCounters.withLock { change(&$0) } }
 
     func takeCommands() -> [Command] {
         inbox.withLock { inbox in

@@ -120,7 +120,7 @@ extension SIPUserAgentLoop {
     /// BYE in the dialog (§15.1.1) as a non-INVITE client transaction to the remote target (§12.2.1.1).
     func sendBye(_ call: SIPCall) {
         var dialog = call.dialog
-        let transport = if case .stream = call.route { settings.transport.rawValue } else { "UDP" }
+        let transport = if case .udp = call.route { "UDP" } else { "TCP" }
         let via = Via(transport: transport, host: call.contact.host, port: call.contact.port,
                       parameters: [SIPParameter("branch", Via.magicCookie + token()), SIPParameter("rport")])
         let bye = dialog.makeRequest(.bye, via: via)
@@ -148,7 +148,7 @@ extension SIPUserAgentLoop {
     }
 
     /// The first hop of a request in the dialog: the first Route, else the remote target (§12.2.1.1, §8.1.2);
-    /// the INVITE's source when that does not resolve. Over TCP, the registrar connection.
+    /// the INVITE's source when that does not resolve. Over TCP, the connection the INVITE came on.
     private func requestDestination(_ call: SIPCall) -> ReplyRoute {
         guard case .udp = call.route else { return call.route }
         let hop = call.dialog.routeSet.first?.uri ?? call.dialog.remoteTarget
@@ -158,11 +158,18 @@ extension SIPUserAgentLoop {
         return .udp(address)
     }
 
-    /// `sip:user@<local address toward the caller>:<bound port>`, as REGISTER's Contact.
+    /// `sip:user@<local address toward the caller>:<bound port>`, as REGISTER's Contact (over a connection
+    /// the caller opened: its local address, the listener's port and `;transport=tcp`).
     func localContact(for route: ReplyRoute) -> SIPURI {
         let port = UInt16(udp?.local.port ?? 0)
-        if case .udp(let source) = route, let local = try? SIPSocketAddress.localAddress(toward: source) {
-            return SIPURI(user: settings.user, host: local.uriHost, port: port)
+        switch route {
+        case .udp(let source):
+            if let local = try? SIPSocketAddress.localAddress(toward: source) {
+                return SIPURI(user: settings.user, host: local.uriHost, port: port)
+            }
+        case .inbound(let id):
+            if let connection = inbound[id] { return contactURI(host: connection.local.uriHost) }
+        case .stream: break
         }
         return registration?.config.contact ?? SIPURI(user: settings.user, host: "127.0.0.1", port: port)
     }

@@ -127,10 +127,7 @@ extension SIPUserAgentLoop {
     }
 
     private func sourceHost(of route: ReplyRoute) -> String {
-        switch route {
-        case .udp(let source): source.host
-        case .stream: registrar?.host ?? ""
-        }
+        sourceAddress(of: route)?.host ?? registrar?.host ?? ""
     }
 
     /// A quoted display name without its quotes and backslash escapes (RFC 3261 §25.1 quoted-pair).

@@ -45,7 +45,7 @@ extension SIPUserAgentLoop {
         }
     }
 
-    private func receive(_ message: SIPMessage, route: ReplyRoute) {
+    func receive(_ message: SIPMessage, route: ReplyRoute) {
         guard message.isRequest else {
             guard let key = try? TransactionKey(clientResponse: message) else { return }
             if clients[key] != nil {
@@ -58,7 +58,8 @@ extension SIPUserAgentLoop {
             return
         }
         var request = message
-        if case .udp(let source) = route { request.stampSource(host: source.host, port: source.port) }
+        // §18.2.1: received/rport name where the request came from (over TCP too, for logs and proxies).
+        if let source = sourceAddress(of: route) { request.stampSource(host: source.host, port: source.port) }
         do throws(SIPError) {
             try request.validateRequest()
         } catch {
@@ -92,8 +93,17 @@ extension SIPUserAgentLoop {
     }
 
     private func isReliable(_ route: ReplyRoute) -> Bool {
-        if case .stream = route { return true }
-        return false
+        if case .udp = route { return false }
+        return true
+    }
+
+    /// The peer of a UDP request or of an accepted connection; nil for the registrar connection.
+    func sourceAddress(of route: ReplyRoute) -> SIPSocketAddress? {
+        switch route {
+        case .udp(let source): source
+        case .inbound(let id): inbound[id]?.remote
+        case .stream: nil
+        }
     }
 
     /// The TU's answer: a CANCEL of a pending INVITE, a request in a call's dialog, a new call, UASPolicy's

@@ -32,9 +32,8 @@ extension SIPUserAgentLoop {
         stream = nil
         abandonRegistrarTransactions()
         contactRewrite.reset()
-        let port = UInt16(udp?.local.port ?? 0)
-        perform(registrationEvent: .rebind(contact: SIPURI(user: settings.user, host: local.uriHost, port: port),
-                                           localHost: local.uriHost, localPort: port))
+        perform(registrationEvent: .rebind(contact: contactURI(host: local.uriHost),
+                                           localHost: local.uriHost, localPort: contactPort))
     }
 
     /// A REGISTER or keepalive still waiting went out from the old address: its answer (or its timer F, seconds

@@ -9,13 +9,13 @@ extension SIPUserAgentLoop {
             let address = try SIPSocketAddress.resolve(host: settings.registrarHost, port: settings.registrarPort, datagram: !reliable)
             let local = try agent.localAddressToward(address)
             registrar = address
-            let port = UInt16(udp?.local.port ?? 0)
+            let port = contactPort
             let registrarURI = SIPURI(host: settings.registrarHost,
                                       port: settings.registrarPort == 5060 ? nil : UInt16(settings.registrarPort))
             let config = RegistrationConfig(
                 registrar: registrarURI,
                 addressOfRecord: SIPURI(user: settings.user, host: settings.registrarHost),
-                contact: SIPURI(user: settings.user, host: local.uriHost, port: port),
+                contact: contactURI(host: local.uriHost),
                 credentials: settings.password.map { DigestCredentials(username: settings.authUser, password: $0) },
                 requestedExpires: UInt32(clamping: settings.registerExpiry.components.seconds),
                 transport: settings.transport.rawValue, localHost: local.uriHost, localPort: port,

@@ -5,7 +5,7 @@ extension SIPUserAgentLoop {
     func startClient(_ request: SIPMessage, purpose: Purpose, destination: ReplyRoute? = nil,
                      timers: SIPTimerValues = .standard) {
         guard let key = try? TransactionKey(clientRequest: request) else { return }
-        let isReliable = destination.map { if case .stream = $0 { true } else { false } } ?? reliable
+        let isReliable = destination.map { if case .udp = $0 { false } else { true } } ?? reliable
         let transaction = NonInviteClientTransaction(request: request, reliable: isReliable, timers: timers)
         clients[key] = (transaction, purpose, destination)
         performClient(key, transaction.start())
@@ -117,6 +117,8 @@ extension SIPUserAgentLoop {
         switch route {
         case .stream:
             return sendBytesToRegistrar(message.serialized())
+        case .inbound(let id):
+            return sendInbound(message, id: id)
         case .udp(let destination):
             do throws(SIPTransportError) {
                 try udp?.send(message.serialized(), to: destination)

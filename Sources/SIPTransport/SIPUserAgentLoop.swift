@@ -27,10 +27,12 @@ final class SIPUserAgentLoop {
         case cancel
     }
 
-    /// Where a response to a received request goes: back to its UDP source, or over the registrar connection.
+    /// Where a response to a received request goes: back to its UDP source, over the registrar connection,
+    /// or over the accepted connection (by its number) the request came on.
     enum ReplyRoute {
         case udp(SIPSocketAddress)
         case stream
+        case inbound(UInt64)
     }
 
     enum ServerTransaction {
@@ -44,6 +46,11 @@ final class SIPUserAgentLoop {
     let epoch = ContinuousClock.now
     var udp: SIPDatagramSocket?
     var stream: SIPStreamConnection?
+    /// Over TCP: the listening socket and the connections accepted on it, by a number never reused (a
+    /// descriptor is, and a response must not go to the next connection that got it).
+    var listener: SIPStreamListener?
+    var inbound: [UInt64: SIPStreamConnection] = [:]
+    var nextInboundID: UInt64 = 0
     var registrar: SIPSocketAddress?
     var registration: RegistrationClient?
     /// `destination` nil: the registrar (over its transport); otherwise where a call's request goes.
@@ -84,6 +91,8 @@ final class SIPUserAgentLoop {
             pollOnce()
         }
         stream = nil
+        inbound = [:]
+        listener = nil
         udp = nil
     }
 
@@ -139,6 +148,7 @@ final class SIPUserAgentLoop {
         } catch {
             logger.error("SIP: cannot open a UDP socket; registration over UDP fails until restart", metadata: ["error": "\(error)"])
         }
+        if reliable { openListener(family: family, port: Int(udp?.local.port ?? UInt16(clamping: settings.localPort))) }
     }
 
     /// Polls the wake pipe and the sockets until the next deadline (at most a second).
@@ -146,15 +156,23 @@ final class SIPUserAgentLoop {
         var pollers = [pollfd(fd: agent.wakeup.readEnd, events: Int16(POLLIN), revents: 0)]
         if let udp { pollers.append(pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0)) }
         if let stream { pollers.append(pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)) }
+        if let listener { pollers.append(pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let open = inbound.map { (id: $0.key, descriptor: $0.value.descriptor) }
+        let firstInbound = pollers.count
+        for connection in open { pollers.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)) }
         var timeout: Int64 = 1000
         if let next = deadlines.next { timeout = min(timeout, max(0, (next - now()).wholeMilliseconds + 1)) }
         if let stopDeadline { timeout = min(timeout, max(0, (stopDeadline - now()).wholeMilliseconds + 1)) }
+        if !inbound.isEmpty { closeIdleInbound() }
         guard poll(&pollers, nfds_t(pollers.count), Int32(timeout)) > 0 else { return }
         if pollers[0].revents != 0 { agent.wakeup.drain() }
-        for poller in pollers.dropFirst() where poller.revents != 0 {
+        for poller in pollers[1..<firstInbound] where poller.revents != 0 {
             if let udp, poller.fd == udp.descriptor { readDatagrams(udp) }
             if let stream, poller.fd == stream.descriptor { readStream(stream) }
+            if let listener, poller.fd == listener.descriptor { acceptConnections(listener) }
         }
+        // By number, not descriptor: a connection closed above may have had its descriptor reused.
+        for (offset, connection) in open.enumerated() where pollers[firstInbound + offset].revents != 0 { readInbound(connection.id) }
     }
 
     private func fire(_ key: TimerKey) {

@@ -14,7 +14,7 @@ public struct SIPUserAgentSettings: Sendable, Equatable {
     /// nil: REGISTER without credentials (a challenge is then reported as `authFailed`).
     public var password: String?
     public var transport: Transport
-    /// The UDP port requests reach us on (0: the kernel chooses).
+    /// The UDP port requests reach us on (0: the kernel chooses); over TCP also the listening port.
     public var localPort: Int
     public var displayName: String?
     public var keepAlive: Duration
@@ -23,6 +23,10 @@ public struct SIPUserAgentSettings: Sendable, Equatable {
     public var contactRewrite = true
     /// T1/T2/T4 of calls (the 2xx retransmission, timer H, BYE); tests shorten them.
     var callTimers: SIPTimerValues = .standard
+    /// Over TCP: connections phones and proxies may hold open to us at once (more are closed on accept), and
+    /// how long one may stay silent with no call or transaction on it. Tests lower them.
+    var maxInboundConnections = 32
+    var inboundIdleTimeout: Duration = .seconds(180)
 
     public init(registrarHost: String, registrarPort: Int, user: String, authUser: String, password: String?,
                 transport: Transport, localPort: Int, displayName: String?, keepAlive: Duration, registerExpiry: Duration) {

@@ -71,6 +71,11 @@ struct CheckCommandTests {
             + "(password from \(directory)/sip.password), local port 5060"), "\(valid.stdout)")
         #expect(valid.stdout.contains("the call button calls sip:reception@192.168.178.1 through 192.168.178.1:5060"), "\(valid.stdout)")
         #expect(valid.stdout.contains("sip calls from anyone; no door code; srtp optional"), "\(valid.stdout)")
+
+        try (base + "[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\ntransport = \"tcp\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let tcp = try await IntercomdProcess.runAsync(["check", "--config", path])
+        #expect(tcp.status == 0, "\(tcp.stderr)")
+        #expect(tcp.stdout.contains("over tcp as \"620\" (no password), local port 5060, UDP and TCP"), "\(tcp.stdout)")
     }
 
     @Test("[call] replies: a bad one is a problem at file:line; valid ones are summarized (issue #22)")

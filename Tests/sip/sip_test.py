@@ -23,6 +23,7 @@ Usage: sip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 kee
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -223,6 +224,10 @@ class Run(Checks):
                    f"{took:.1f} s; {saved.group(0)[:160] if saved else 'no REGISTER saved line for gate-tcp'}; "
                    f"{fallback.group(0)[:200] if fallback else 'no fallback line'}"
                    + ("" if report else " | " + " | ".join(tcp.tail(4))))
+        dump = kamailio.dump() or ""
+        contact = re.search(r"sip:gate-tcp@[^\s>]*", dump)
+        self.check("(a) the TCP agent's Contact in kamcmd ul.dump carries ;transport=tcp (the device listens on TCP)",
+                   contact and "transport=tcp" in contact.group(0), contact.group(0) if contact else "no gate-tcp contact in ul.dump")
 
         # (f) no registrar listening at all
         report, took = self.wait_sip(down_metrics, "unreachable", 10)

@@ -26,7 +26,9 @@ enum ConfigSummary {
         if let sip = configuration.sip {
             let password = sip.passwordFile.map { "password from \($0)" } ?? "no password"
             lines.append("sip registers sip:\(sip.user)@\(sip.registrarHost) at \(sip.registrarHost):\(sip.registrarPort) over "
-                + "\(sip.transport.rawValue) as \"\(sip.authUser)\" (\(password)), local port \(sip.localPort == 0 ? "any" : String(sip.localPort))")
+                + "\(sip.transport.rawValue) as \"\(sip.authUser)\" (\(password)), local port \(sip.localPort == 0 ? "any" : String(sip.localPort))"
+                // Over TCP the device also listens on TCP, so phones and proxies can connect to it (docs/sip.md).
+                + (sip.transport.rawValue == "tcp" ? ", UDP and TCP" : ""))
             let callers = sip.allow.isEmpty ? "from anyone" : "from \(sip.allow.joined(separator: ", ")) only"
             let door = sip.doorCodeFile == nil ? "no door code"
                 : configuration.call.allowDoorOpen ? "the door code opens the door" : "a door code (ignored: call.allow_door_open is off)"
