@@ -127,11 +127,12 @@ def within(hertz, expected):
 
 # ---- baresip ---------------------------------------------------------------------------------------------------
 
-def write_tone_wav(path, hertz, seconds, rate=8000):
-    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate)))
+def write_tone_wav(path, hertz, seconds, rate=8000, channels=1):
+    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate))) * channels
                       for i in range(rate * seconds))
     header = (b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVEfmt " +
-              struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)))
+              struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * 2 * channels, 2 * channels, 16) + b"data"
+              + struct.pack("<I", len(frames)))
     with open(path, "wb") as f:
         f.write(header + frames)
 
@@ -487,7 +488,10 @@ class Run(Checks):
         confdir = os.path.join(self.workdir, "baresip-opus")
         recordings = os.path.join(self.workdir, "baresip-opus-recordings")
         os.makedirs(recordings, exist_ok=True)
-        baresip_config(confdir, free_port_pair(), os.path.join(self.workdir, "phone-tone.wav"), recordings, opus=True)
+        # baresip's aufile feeds the encoder as it is: Opus (opus/48000/2) wants a 48 kHz stereo file.
+        tone = os.path.join(self.workdir, "phone-tone-48k.wav")
+        write_tone_wav(tone, PHONE_TONE, 30, rate=48_000, channels=2)
+        baresip_config(confdir, free_port_pair(), tone, recordings, opus=True)
         with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
             f.write(f"<sip:ophone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
         phone = Baresip(confdir, self.workdir)
