@@ -108,6 +108,39 @@ extension SIPAudioCallTests {
             await call.stop()
         }
 
+        @Test("two calls with Opus over SDES-SRTP (mandatory offer, optional answer) hear each other's tone")
+        func opusOverSRTP() async throws {
+            let callerEnds = Endpoints(), calleeEnds = Endpoints()
+            let caller = try SIPAudioCall(localHost: "127.0.0.1", codecs: [.opus, .pcmu], srtp: .mandatory, endpoints: callerEnds,
+                                          logger: SIPAudioCallTests.logger)
+            let callee = try SIPAudioCall(offer: caller.offer, localHost: "127.0.0.1", codecs: [.opus, .pcmu], srtp: .optional,
+                                          endpoints: calleeEnds, logger: SIPAudioCallTests.logger)
+            #expect(callee.answer.contains(" RTP/SAVP 111 101\r\n") && callee.answer.contains("a=rtpmap:111 opus/48000/2\r\n"))
+            try caller.accept(answer: callee.answer)
+            #expect(caller.counters.codec == "opus" && callee.counters.codec == "opus")
+            #expect(caller.counters.srtp == "AES_CM_128_HMAC_SHA1_80" && callee.counters.srtp == "AES_CM_128_HMAC_SHA1_80")
+            caller.start(onDigit: { _ in }, onState: { _ in })
+            callee.start(onDigit: { _ in }, onState: { _ in })
+            async let one: Void = callerEnds.speak(hertz: 1000, frames: 50)
+            async let two: Void = calleeEnds.speak(hertz: 600, frames: 50)
+            _ = try await (one, two)
+            #expect(try await SIPAudioCallTests.eventually {
+                callerEnds.played.withLock { $0.count } >= 45 && calleeEnds.played.withLock { $0.count } >= 45
+            })
+            await caller.stop()
+            await callee.stop()
+            for (ends, hertz) in [(calleeEnds, 1000.0), (callerEnds, 600.0)] {
+                let decoder = try Media.OpusDecoder(sampleRate: 48_000, channels: 1)
+                let pcm = try ends.played.withLock { $0 }.flatMap { try decoder.decode($0) }
+                let steady = Array(pcm.dropFirst(4800))
+                let heard = PCMAnalysis.dominantFrequency(steady, sampleRate: 48_000, range: 300...3000, step: 10, window: steady.count)
+                #expect(heard.map { abs($0 - hertz) <= 20 } == true, "heard \(heard ?? 0) Hz, expected \(hertz)")
+            }
+            for call in [caller, callee] {
+                #expect(call.counters.srtpFailed == 0 && call.counters.packetsDropped == 0, "\(call.counters)")
+            }
+        }
+
         @Test("MediaService: the microphone's Opus out unchanged in rate, the peer's Opus on the ALSA file speaker")
         func mediaServiceOpusCall() async throws {
             let directory = try TemporaryDirectory(prefix: "sip-opus")
