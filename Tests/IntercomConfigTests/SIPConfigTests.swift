@@ -76,6 +76,26 @@ struct SIPConfigTests {
         ])
     }
 
+    @Test("codecs: G.711 unless set; any order, names case-insensitive; unknown, twice and none are problems at their lines")
+    func codecs() throws {
+        let sip = minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\n"
+        #expect(try sipSettings(sip).codecs == [.pcmu, .pcma])
+        #expect(try sipSettings(sip + "codecs = [\"opus\", \"pcmu\", \"pcma\"]\n").codecs == [.opus, .pcmu, .pcma])
+        #expect(try sipSettings(sip + "codecs = [\"PCMA\", \"Opus\"]\n").codecs == [.pcma, .opus])
+        #expect(problemLines(load(sip + "codecs = [\"opus\", \"g722\"]\n")) == [
+            "intercom.toml:11: sip.codecs[1]: must be one of \"opus\", \"pcmu\", \"pcma\", got \"g722\"",
+        ])
+        #expect(problemLines(load(sip + "codecs = [\n  \"pcmu\",\n  \"PCMU\",\n]\n")) == [
+            "intercom.toml:13: sip.codecs[1]: \"PCMU\" is listed twice",
+        ])
+        #expect(problemLines(load(sip + "codecs = []\n")) == [
+            "intercom.toml:11: sip.codecs: needs at least one of \"opus\", \"pcmu\", \"pcma\"",
+        ])
+        #expect(problemLines(load(sip + "codecs = \"opus\"\n")) == [
+            "intercom.toml:11: sip.codecs: expected an array of strings, got string",
+        ])
+    }
+
     @Test("the password comes from a file or the systemd credential sip.password; an unreadable file is a problem")
     func password() throws {
         let credentials = try TemporaryDirectory()

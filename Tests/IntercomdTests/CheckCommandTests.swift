@@ -71,6 +71,13 @@ struct CheckCommandTests {
             + "(password from \(directory)/sip.password), local port 5060"), "\(valid.stdout)")
         #expect(valid.stdout.contains("the call button calls sip:reception@192.168.178.1 through 192.168.178.1:5060"), "\(valid.stdout)")
         #expect(valid.stdout.contains("sip calls from anyone; no door code; srtp optional"), "\(valid.stdout)")
+        #expect(valid.stdout.contains("; codecs pcmu, pcma\n"), "\(valid.stdout)")
+
+        try (base + "[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\ncodecs = [\"opus\", \"PCMA\"]\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let opus = try await IntercomdProcess.runAsync(["check", "--config", path])
+        #expect(opus.status == 0, "\(opus.stderr)")
+        #expect(opus.stdout.contains("; codecs opus, pcma\n"), "\(opus.stdout)")
 
         try (base + "[sip]\nregistrar = \"192.168.178.1\"\nuser = \"620\"\ntransport = \"tcp\"\n").write(toFile: path, atomically: true, encoding: .utf8)
         let tcp = try await IntercomdProcess.runAsync(["check", "--config", path])

@@ -195,6 +195,9 @@ allow = ["sip:reception@192.168.178.1", "621"]
 srtp = "mandatory"
 """
 write("FuzzConfig", "sip-srtp.toml", SIP_CALLS)
+# `codecs` (docs/sip.md "Codecs"): Opus first, mixed case; and one with an unknown name and a duplicate.
+write("FuzzConfig", "sip-codecs.toml", SIP_CALLS + 'codecs = ["opus", "PCMU", "pcma"]\n')
+write("FuzzConfig", "sip-codecs-bad.toml", SIP_CALLS + 'codecs = ["g722", "pcmu", "PCMU"]\n')
 write("FuzzTOML", "features.toml", TOML_FEATURES)
 write("FuzzTOML", "bom-crlf.toml", "\ufeff" + MINIMAL.replace("\n", "\r\n"))
 
@@ -428,6 +431,15 @@ write("FuzzSDP", "baresip-audio-video.sdp", "\r\n".join([
     "m=audio 10462 RTP/AVP 96 0 8 101", "a=rtpmap:96 opus/48000/2", "a=fmtp:96 stereo=1;sprop-stereo=1",
     "a=rtpmap:0 PCMU/8000", "a=rtpmap:8 PCMA/8000", "a=rtpmap:101 telephone-event/8000", "a=fmtp:101 0-15",
     "a=sendrecv", "a=ptime:20", "m=video 10464 RTP/AVP 97", "a=rtpmap:97 VP8/90000", ""]))
+# Opus only (RFC 7587): the answerer's G.711 preference finds nothing first, so Opus is chosen; over SDES too.
+write("FuzzSDP", "opus-only.sdp", "\r\n".join([
+    "v=0", "o=- 3 3 IN IP4 198.51.100.8", "s=-", "c=IN IP4 198.51.100.8", "t=0 0",
+    "m=audio 7078 RTP/AVP 98 101", "a=rtpmap:98 OPUS/48000/2", "a=fmtp:98 useinbandfec=1; stereo=0",
+    "a=rtpmap:101 telephone-event/48000", "a=ptime:20", "a=sendrecv", ""]))
+write("FuzzSDP", "opus-srtp.sdp", "\r\n".join([
+    "v=0", "o=- 4 4 IN IP4 198.51.100.8", "s=-", "c=IN IP4 198.51.100.8", "t=0 0",
+    "m=audio 7078 RTP/SAVP 111", "a=rtpmap:111 opus/48000/2",
+    "a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:PS1uQCVeeCFCanVmcjkpPywjNWhcYD0mXXtxaVBR", "a=recvonly", ""]))
 # ── A SIP video offer for SIPVideoAnswerer: AVPF with feedback, H.264 before VP8, send-only ──
 write("FuzzSDP", "sip-avpf-video.sdp", "\r\n".join([
     "v=0", "o=- 7 7 IN IP4 203.0.113.9", "s=-", "c=IN IP4 203.0.113.9", "t=0 0",

@@ -20,7 +20,10 @@ ended by the caller's BYE (remoteBye) and its SIP media with packets both ways; 
 requires SRTP (`mediaenc=srtp-mand`: RTP/SAVP with SDES keys, RFC 4568) calls the device (`[sip] srtp` at its
 default, optional): the call is established, the two tones pass both ways as in (c), and the device's `SIP media
 ended` line names the SDES suite with packets both ways and none failing authentication; (h) the device restarted
-with `srtp = "off"`: the same SRTP-only call is refused with 488.
+with `srtp = "off"`: the same SRTP-only call is refused with 488; (i) the device restarted with `codecs = ["opus",
+"pcmu", "pcma"]` and a third baresip with the opus module (offering Opus first, RFC 7587) calls it: the device
+answers opus/48000/2, the two tones pass both ways as in (c), and its `SIP media ended` line names opus with
+packets both ways.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: baresip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
@@ -99,12 +102,15 @@ def pcm16(data):
 
 
 def wav_samples(path):
-    """(samples, rate) of a 16-bit mono WAV; tolerant of a header whose sizes were never finalized."""
+    """(samples, rate) of a 16-bit WAV, the first channel of a stereo one (baresip may decode Opus, opus/48000/2,
+    in two channels); tolerant of a header whose sizes were never finalized."""
     with open(path, "rb") as f:
         data = f.read()
+    channels = struct.unpack("<H", data[22:24])[0] if len(data) >= 28 else 1
     rate = struct.unpack("<I", data[24:28])[0] if len(data) >= 28 else 8000
     at = data.find(b"data")
-    return (pcm16(data[at + 8:]) if at >= 0 else []), rate
+    samples = pcm16(data[at + 8:]) if at >= 0 else []
+    return samples[::max(1, channels)], rate
 
 
 def frequency_figures(samples, rate):
@@ -121,11 +127,12 @@ def within(hertz, expected):
 
 # ---- baresip ---------------------------------------------------------------------------------------------------
 
-def write_tone_wav(path, hertz, seconds, rate=8000):
-    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate)))
+def write_tone_wav(path, hertz, seconds, rate=8000, channels=1):
+    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate))) * channels
                       for i in range(rate * seconds))
     header = (b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVEfmt " +
-              struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)))
+              struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * 2 * channels, 2 * channels, 16) + b"data"
+              + struct.pack("<I", len(frames)))
     with open(path, "wb") as f:
         f.write(header + frames)
 
@@ -143,7 +150,7 @@ def free_port_pair():
                 continue
 
 
-def baresip_config(confdir, sip_port, tone, recordings, srtp=False):
+def baresip_config(confdir, sip_port, tone, recordings, srtp=False, opus=False):
     os.makedirs(confdir, exist_ok=True)
     with open(os.path.join(confdir, "config"), "w", encoding="utf-8") as f:
         f.write(f"""poll_method epoll
@@ -160,6 +167,7 @@ module alsa.so
 module sndfile.so
 snd_path {recordings}
 {"module srtp.so" if srtp else ""}
+{"module opus.so" if opus else ""}
 module_app account.so
 module_app menu.so
 """)
@@ -215,7 +223,7 @@ class Run(Checks):
             keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
         return self
 
-    def gate(self, base, registrar_port, srtp=None):
+    def gate(self, base, registrar_port, srtp=None, codecs=None):
         password_file = os.path.join(self.workdir, "gate.password")
         with open(password_file, "w", encoding="utf-8") as f:
             f.write(PASSWORD + "\n")
@@ -234,13 +242,15 @@ class Run(Checks):
             os.path.join(self.workdir, "state-gate"), free_port(), call="allow_door_open = true\n",
             extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
                   f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n'
-                  f'door_code_file = "{code_file}"\n' + (f'srtp = "{srtp}"\n' if srtp else ""))
+                  f'door_code_file = "{code_file}"\n' + (f'srtp = "{srtp}"\n' if srtp else "")
+                  + ("codecs = [" + ", ".join(f'"{name}"' for name in codecs) + "]\n" if codecs else ""))
         with open(config, encoding="utf-8") as f:
             text = f.read()
         with open(config, "w", encoding="utf-8") as f:
             f.write(text.replace('playback = "null"', 'playback = "doorspeaker"'))
         return LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir,
-                             "agent-gate" + (f"-srtp-{srtp}" if srtp else ""), env={**agent_environment(), "HOME": home})
+                             "agent-gate" + (f"-srtp-{srtp}" if srtp else "") + ("-" + "-".join(codecs) if codecs else ""),
+                             env={**agent_environment(), "HOME": home})
 
     def scenario(self, processes):
         server, base, detail = start_intercom_server(self.server_bin, self.workdir)
@@ -359,7 +369,8 @@ class Run(Checks):
 
         secure_phone = self.srtp_call(processes, gate, registrar_port)
         if secure_phone:
-            self.srtp_off_refuses(processes, gate, base, registrar_port, secure_phone)
+            gate = self.srtp_off_refuses(processes, gate, base, registrar_port, secure_phone) or gate
+        self.opus_call(processes, gate, base, registrar_port)
 
     def two_way_audio(self, label, recordings, gate, speaker_from):
         """Waits until both ends recorded 3 s of the call (baresip's decoded dump in `recordings`, the device's
@@ -452,7 +463,7 @@ class Run(Checks):
         registered = off_gate.wait_line(r"SIP registered", 20)
         if not self.check('(h) the device restarted with [sip] srtp = "off" registers again', registered,
                           " | ".join(off_gate.tail(5))):
-            return
+            return off_gate
         mark = phone.lines()
         phone.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
         refused = wait_for(lambda: phone.said(r".*\b488\b.*", mark), 15, 0.1)
@@ -461,6 +472,61 @@ class Run(Checks):
                    refused and reason and "SRTP is off" in reason.group(0),
                    (refused.group(0)[:100] if refused else "baresip: " + " | ".join(phone.tail(6, stdout=True))) + "; device: "
                    + (reason.group(0)[:160] if reason else " | ".join(off_gate.tail(4))))
+        return off_gate
+
+    def opus_call(self, processes, gate, base, registrar_port):
+        """(i) the device restarted with codecs = ["opus", "pcmu", "pcma"]; a baresip with opus.so calls it."""
+        if not os.path.exists(f"{BARESIP_MODULES}/opus.so"):
+            self.check(f"{BARESIP_MODULES}/opus.so is installed", False, "missing (apt-get install baresip)")
+            return
+        gate.stop()
+        opus_gate = self.gate(base, registrar_port, codecs=["opus", "pcmu", "pcma"])
+        processes.append(opus_gate)
+        if not self.check('(i) the device restarted with [sip] codecs = ["opus", "pcmu", "pcma"] registers again',
+                          opus_gate.wait_line(r"SIP registered", 20), " | ".join(opus_gate.tail(5))):
+            return
+        confdir = os.path.join(self.workdir, "baresip-opus")
+        recordings = os.path.join(self.workdir, "baresip-opus-recordings")
+        os.makedirs(recordings, exist_ok=True)
+        # baresip's aufile feeds the encoder as it is: Opus (opus/48000/2) wants a 48 kHz stereo file.
+        tone = os.path.join(self.workdir, "phone-tone-48k.wav")
+        write_tone_wav(tone, PHONE_TONE, 30, rate=48_000, channels=2)
+        baresip_config(confdir, free_port_pair(), tone, recordings, opus=True)
+        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
+            f.write(f"<sip:ophone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
+        phone = Baresip(confdir, self.workdir)
+        phone.label = "baresip-opus"
+        processes.append(phone)
+        registered = wait_for(lambda: re.search(r"sip:ophone[^@>\s]*@127\.0\.0\.1:\d+", kamailio_dump(self.kamailio)), 20, 0.2)
+        if not self.check("(i) the baresip with opus.so (ophone) registers", registered, " | ".join(phone.tail(6, stdout=True))):
+            return
+        speaker_from = os.path.getsize(self.speaker) if os.path.exists(self.speaker) else 0
+        mark, gate_mark = phone.lines(), opus_gate.mark()
+        phone.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
+        established = wait_for(lambda: phone.said(r"[Cc]all established.*", mark), 15, 0.1)
+        started = wait_for(lambda: opus_gate.find(r"SIP audio: \S+ on .*", gate_mark), 5, 0.1)
+        if not self.check("(i) baresip (opus first in its offer) calls the device, the call is established and the "
+                          "device's audio starts with opus",
+                          established and started and started.group(0).startswith("SIP audio: opus "),
+                          (started.group(0)[:120] if started else "no 'SIP audio:' line: " + " | ".join(opus_gate.tail(4)))
+                          + "; " + (established.group(0)[:100] if established
+                                    else "baresip: " + " | ".join(phone.tail(6, stdout=True)))):
+            return
+        self.two_way_audio("(i) with Opus:", recordings, opus_gate, speaker_from)
+        phone.type("/hangup\n")
+        ended = wait_for(lambda: opus_gate.find(r"SIP media ended: .*", gate_mark), 10, 0.1)
+        text = ended.group(0) if ended else ""
+        fields = {name: re.search(name + r': "?([^",)]+)', text)
+                  for name in ("codec", "packetsSent", "packetsReceived", "packetsDropped", "receivedLevel")}
+        value = {name: match.group(1) if match else "?" for name, match in fields.items()}
+        level = re.search(r"receivedLevel: (-?[0-9.]+)", text)
+        self.check("(i) the device's SIP media ended line names opus, with packets both ways (≥ 100 each) and the "
+                   "received level of baresip's tone (> -30 dBFS, measured from an 8 kHz decode)",
+                   value["codec"] == "opus" and value["packetsSent"].isdigit() and int(value["packetsSent"]) >= 100
+                   and value["packetsReceived"].isdigit() and int(value["packetsReceived"]) >= 100
+                   and level is not None and float(level.group(1)) > -30,
+                   ", ".join(f"{name} {v}" for name, v in value.items()) if ended else "no 'SIP media ended' line: "
+                   + " | ".join(opus_gate.tail(5)))
 
 
 def kamailio_dump(kamailio):

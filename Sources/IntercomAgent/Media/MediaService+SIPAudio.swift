@@ -3,7 +3,7 @@ import Synchronization
 import WebRTCCore
 
 extension MediaService {
-    /// Answers `offer` (`SIPAudioAnswerer`, `codecs` in this order: PCMU, PCMA unless configured), binds a UDP
+    /// Answers `offer` (`SIPAudioAnswerer`, `codecs` in this order: PCMU, PCMA unless `[sip] codecs` says otherwise), binds a UDP
     /// socket for RTP on `localHost` (an even port), and returns the call, fed by this service's microphone
     /// and played on its speaker once started; `srtp` (`[sip] srtp`) says whether RTP/SAVP with SDES keys is
     /// refused, taken or required. Throws `SIPAudioAnswerError` for an unusable offer (the caller sends 488),
@@ -23,8 +23,9 @@ extension MediaService {
 }
 
 /// A SIP call's microphone and speaker on `MediaService`: a subscription to the pipeline's `AudioFanOut`
-/// (the Opus packets every WebRTC peer gets, decoded on the call's thread), a demand that keeps the pipeline
-/// running while the call lasts, and a claim of `SpeakerPlayout` in the call's G.711 codec.
+/// (the Opus packets every WebRTC peer gets: sent as they are when the call negotiated Opus, decoded on the
+/// call's thread for G.711), a demand that keeps the pipeline running while the call lasts, and a claim of
+/// `SpeakerPlayout` in the call's codec (Opus plays as a WebRTC peer's does, with FEC and concealment).
 final class MediaSIPAudioEndpoints: SIPAudioEndpoints {
     private let media: MediaService
     private let holder: String
@@ -59,7 +60,7 @@ final class MediaSIPAudioEndpoints: SIPAudioEndpoints {
     }
 }
 
-/// The received G.711 payloads into the speaker's jitter buffer for one claim.
+/// The received G.711 or Opus payloads into the speaker's jitter buffer for one claim.
 struct SpeakerClaimOutput: SIPAudioOutput {
     let speaker: SpeakerPlayout
     let claim: UInt64

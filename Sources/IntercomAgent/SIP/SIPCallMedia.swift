@@ -19,11 +19,14 @@ final class SIPCallMedia: CallMediaSession {
     private let video = Mutex<SIPVideoStream?>(nil)
     /// `[sip] srtp` for the answer.
     private let srtp: SIPSRTPMode
+    /// `[sip] codecs` for the answer, in our order of preference.
+    private let codecs: [SIPAudioCodec]
 
-    init(dialog: SIPIncomingDialog, media: MediaService, srtp: SIPSRTPMode, logger: Logger) {
+    init(dialog: SIPIncomingDialog, media: MediaService, srtp: SIPSRTPMode, codecs: [SIPAudioCodec], logger: Logger) {
         self.dialog = dialog
         self.media = media
         self.srtp = srtp
+        self.codecs = codecs
         self.logger = logger
     }
 
@@ -35,7 +38,7 @@ final class SIPCallMedia: CallMediaSession {
         do {
             let local = try SIPSocketAddress.localAddress(
                 toward: try SIPSocketAddress.resolve(host: invite.sourceHost, port: 5060, datagram: true))
-            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host, srtp: srtp)
+            call = try media.sipAudioCall(offer: invite.offer, localHost: local.host, codecs: codecs, srtp: srtp)
         } catch let error as SIPAudioAnswerError {
             await dialog.unusableOffer("\(error)")
             throw error

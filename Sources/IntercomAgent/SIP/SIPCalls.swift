@@ -18,12 +18,15 @@ final class SIPCalls: Sendable {
     /// `[sip] srtp`: whether a call's RTP/SAVP (SDES) offer is refused, taken or required, and what the call
     /// button's calls offer.
     let srtp: SIPSRTPMode
+    /// `[sip] codecs`: the audio codecs a call's answer chooses from and the call button's calls offer, in order.
+    let codecs: [SIPAudioCodec]
     private let dialogs = Mutex<[String: any SIPRoomDialog]>([:])
     private let logger: Logger
 
     init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
-         srtp: SIPSRTPMode, logger: Logger) {
+         srtp: SIPSRTPMode, codecs: [SIPAudioCodec], logger: Logger) {
         self.srtp = srtp
+        self.codecs = codecs
         self.media = media
         self.coordinator = coordinator
         self.allowed = allowed
@@ -58,7 +61,7 @@ final class SIPCalls: Sendable {
     func dial(_ uri: String, localHost: String, agent: SIPUserAgent) -> OutgoingCallPlacer.Result {
         let audio: SIPAudioCall
         do {
-            audio = try media.sipAudioOffer(localHost: localHost, srtp: srtp)
+            audio = try media.sipAudioOffer(localHost: localHost, codecs: codecs, srtp: srtp)
         } catch {
             return .failed(reason: "no RTP port for the SIP call: \(error)")
         }

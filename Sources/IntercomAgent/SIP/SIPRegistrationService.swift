@@ -38,7 +38,7 @@ public final class SIPRegistrationService: Service {
             }
         }
         calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode,
-                         srtp: SIPSRTPMode(settings.srtp), logger: logger)
+                         srtp: SIPSRTPMode(settings.srtp), codecs: settings.codecs.map(SIPAudioCodec.init), logger: logger)
         self.logger = logger
         self.status = status
         self.coordinator = coordinator

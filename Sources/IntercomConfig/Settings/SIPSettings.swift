@@ -11,6 +11,12 @@ public struct SIPSettings: Sendable, Equatable {
         case off, optional, mandatory
     }
 
+    /// `codecs`: the audio codecs of SIP calls, in order of preference (docs/sip.md "Audio"). Opus is
+    /// RFC 7587 at 48 kHz, sent as the microphone pipeline encodes it; PCMU and PCMA are G.711 at 8 kHz.
+    public enum Codec: String, Sendable, CaseIterable {
+        case opus, pcmu, pcma
+    }
+
     /// The registrar's host (name, IPv4 or bracketed IPv6) and port (5060 unless given).
     public var registrarHost: String
     public var registrarPort: Int
@@ -38,6 +44,9 @@ public struct SIPSettings: Sendable, Equatable {
     /// `call.allow_door_open` is set. Nil: keys open nothing.
     public var doorCodeFile: String?
     public var srtp = SRTP.optional
+    /// Offered (calls placed) and chosen from an offer (calls taken) in this order; G.711 only unless set,
+    /// as before Opus was added.
+    public var codecs: [Codec] = [.pcmu, .pcma]
 
     public static let defaultRegistrarPort = 5060
 
@@ -66,6 +75,7 @@ public struct SIPSettings: Sendable, Equatable {
         contactRewrite = reader.bool("contact_rewrite") ?? contactRewrite
         allow = Self.allowList(reader)
         srtp = reader.choice("srtp") ?? srtp
+        codecs = Self.codecList(reader) ?? codecs
         switch secrets.locate(reader.string("door_code_file"), credential: "sip.door-code", reader: reader, key: "door_code_file") {
         case .found(let path):
             doorCodeFile = path
@@ -84,6 +94,33 @@ public struct SIPSettings: Sendable, Equatable {
         while let last = code.last, last == 0x0A || last == 0x0D { code = code.dropLast() }
         return (4...32).contains(code.count) && code.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2A }
     }
+
+    /// `codecs`: names case-insensitive, at least one, none twice; nil (the default kept) after a problem.
+    private static func codecList(_ reader: ConfigReader) -> [Codec]? {
+        guard let names = reader.stringArray("codecs") else { return nil }
+        guard !names.isEmpty else {
+            reader.report("codecs", "needs at least one of \(Self.codecNames)")
+            return nil
+        }
+        var codecs: [Codec] = []
+        var usable = true
+        for (index, name) in names.enumerated() {
+            guard let codec = Codec(rawValue: name.lowercased()) else {
+                reader.reportElement("codecs", index, "must be one of \(Self.codecNames), got \"\(name)\"")
+                usable = false
+                continue
+            }
+            guard !codecs.contains(codec) else {
+                reader.reportElement("codecs", index, "\"\(name)\" is listed twice")
+                usable = false
+                continue
+            }
+            codecs.append(codec)
+        }
+        return usable ? codecs : nil
+    }
+
+    private static var codecNames: String { Codec.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") }
 
     /// `allow`: each entry a `sip:` URI or a user part; the bad ones reported by index and left out.
     private static func allowList(_ reader: ConfigReader) -> [String] {

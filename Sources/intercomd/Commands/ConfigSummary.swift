@@ -32,7 +32,7 @@ enum ConfigSummary {
             let callers = sip.allow.isEmpty ? "from anyone" : "from \(sip.allow.joined(separator: ", ")) only"
             let door = sip.doorCodeFile == nil ? "no door code"
                 : configuration.call.allowDoorOpen ? "the door code opens the door" : "a door code (ignored: call.allow_door_open is off)"
-            lines.append("sip calls \(callers); \(door); \(srtp(sip.srtp))")
+            lines.append("sip calls \(callers); \(door); \(srtp(sip.srtp)); codecs \(sip.codecs.map(\.rawValue).joined(separator: ", "))")
             if case .sip(let uri)? = configuration.call.target {
                 lines.append("the call button calls \(uri) through \(sip.registrarHost):\(sip.registrarPort)")
             }

@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 import WebRTCCore
 
-/// The audio of one SIP call (issue #18): RTP/AVP with PCMU or PCMA, or RTP/SAVP with SDES keys (RFC 4568)
+/// The audio of one SIP call (issue #18): RTP/AVP with PCMU, PCMA or Opus (RFC 7587), or RTP/SAVP with SDES keys (RFC 4568)
 /// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in. One thread named `sip-rtp` polls the
 /// call's RTP socket and a wakeup pipe; the microphone's frames wake it (so an idle call costs nothing), and
 /// it sends one 20 ms packet per frame.
@@ -59,7 +59,7 @@ public final class SIPAudioCall: Sendable {
     /// The remote RTCP address: the RTP port + 1 (RFC 3550 §11; `a=rtcp`, RFC 3605, is not read).
     var offeredRTCP: RTPSocketAddress? { negotiation.withLock { $0?.remoteRTCP } }
 
-    /// Answers `offer` with `codecs` (PCMU and PCMA only; the first the offer carries wins) over RTP/AVP or
+    /// Answers `offer` with `codecs` (in our order of preference: the first the offer carries wins) over RTP/AVP or
     /// RTP/SAVP as `srtp` allows, binds an even RTP port on `localHost`. Throws `SIPAudioAnswerError` for an
     /// unusable offer (a 488), `SDPError` for an unparsable one, `SIPAudioCallError` for the socket or keys.
     public init(offer: String, localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode = .off,
@@ -69,7 +69,7 @@ public final class SIPAudioCall: Sendable {
         self.rtcpInterval = rtcpInterval
         let session = try SessionDescription(parsing: offer)
         let (socket, rtcpSocket) = try RTPSocket.bindPair(host: localHost)
-        let answerer = SIPAudioAnswerer(preference: codecs.filter { $0 != .opus }, address: localHost, port: socket.local.port,
+        let answerer = SIPAudioAnswerer(preference: codecs, address: localHost, port: socket.local.port,
                                         sessionID: String(UInt32.random(in: 1 ... .max)), srtp: srtp)
         let negotiated = try SIPAudioNegotiation(try answerer.answer(session))
         self.socket = socket
@@ -85,7 +85,7 @@ public final class SIPAudioCall: Sendable {
         shared = Mutex(counters)
     }
 
-    /// Offers `codecs` (PCMU and PCMA; telephone-event/8000, ptime 20, sendrecv) on an even RTP port bound on
+    /// Offers `codecs` (in order; Opus under payload type 111; telephone-event/8000, ptime 20, sendrecv) on an even RTP port bound on
     /// `localHost`, as RTP/SAVP with two fresh SDES keys when `srtp` is mandatory (RTP/AVP otherwise, see
     /// `SIPAudioOfferer`). Throws `SIPAudioCallError` for the socket.
     public init(localHost: String, codecs: [SIPAudioCodec] = [.pcmu, .pcma], srtp: SIPSRTPMode = .off,
@@ -122,7 +122,7 @@ public final class SIPAudioCall: Sendable {
         }
     }
 
-    /// Starts sending the microphone (G.711 at 8 kHz, 20 ms packets, one SSRC) and playing what arrives.
+    /// Starts sending the microphone (G.711 at 8 kHz, or the pipeline's Opus packets as they are; 20 ms packets, one SSRC) and playing what arrives.
     /// `onDigit` hears each RFC 4733 key press once; `onState` `.flowing` at the first RTP packet and
     /// `.silent` when nothing arrived for `silenceTimeout` (30 s; from the start too). Both run on the `sip-rtp` thread. Once only.
     public func start(onDigit: @escaping @Sendable (Character) -> Void,

@@ -7,7 +7,7 @@ public enum SIPMicrophoneFrame: Sendable {
     case opus([UInt8])
 }
 
-/// Where a received G.711 payload is played (the speaker's claim, decoded on the speaker's thread).
+/// Where a received G.711 or Opus payload is played (the speaker's claim, decoded on the speaker's thread).
 public protocol SIPAudioOutput: Sendable {
     func play(sequenceNumber: UInt16, payload: [UInt8])
 }

@@ -14,9 +14,8 @@ struct SIPRTPLoop {
     let output: (any SIPAudioOutput)?
     let onDigit: @Sendable (Character) -> Void
     let onState: @Sendable (SIPAudioState) -> Void
-    private var packetizer: G711Packetizer
+    private var packetizer: any SIPAudioPacketizer
     private var receiver: SIPRTPReceiver
-    private var opus: OpusDecoder?
     /// The call's SRTP contexts (ours out, the peer's in); nil for plain RTP. Owned by this thread only.
     private let srtp: SRTPSession?
     /// The first RTP and the first RTCP packet that fail to unprotect are logged (a wrong key shows at once);
@@ -55,7 +54,8 @@ struct SIPRTPLoop {
         self.onDigit = onDigit
         self.onState = onState
         let negotiated = call.negotiated
-        packetizer = G711Packetizer(codec: negotiated.codec, payloadType: negotiated.payloadType)
+        packetizer = negotiated.codec == .opus ? SIPOpusPacketizer(payloadType: negotiated.payloadType)
+            : G711Packetizer(codec: negotiated.codec, payloadType: negotiated.payloadType)
         receiver = SIPRTPReceiver(codec: negotiated.codec, audioPayloadType: negotiated.payloadType,
                                   telephoneEventPayloadType: negotiated.telephoneEventPayloadType)
         destination = call.offered
@@ -160,15 +160,7 @@ struct SIPRTPLoop {
     }
 
     private mutating func send(_ frame: SIPMicrophoneFrame) {
-        let pcm: [Int16]
-        switch frame {
-        case .pcm(let samples): pcm = samples
-        case .opus(let packet):
-            if opus == nil { opus = try? OpusDecoder(sampleRate: 48_000, channels: 1) }
-            guard let decoded = try? opus?.decode(packet) else { return }
-            pcm = decoded
-        }
-        let datagrams = packetizer.packets(for: pcm)
+        let datagrams = packetizer.packets(for: frame)
         guard let destination else { return }
         for datagram in datagrams {
             guard let wire = protect(datagram, rtcp: false) else { continue }
@@ -282,7 +274,8 @@ struct SIPRTPLoop {
         call.logger.info("SIP audio: latched onto \(source) (symmetric RTP; the offer said \(offered))")
     }
 
-    /// The received audio's level over `levelWindow` samples (decoded here too: a table lookup per sample).
+    /// The received audio's level over `levelWindow` samples (decoded here too: a table lookup per sample for
+    /// G.711, an 8 kHz Opus decode, `SIPRTPReceiver.decode`).
     private mutating func measure(_ pcm: [Int16]) {
         for sample in pcm { levelSum += Double(sample) * Double(sample) }
         levelSamples += pcm.count

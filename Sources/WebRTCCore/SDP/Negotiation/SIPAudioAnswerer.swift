@@ -1,6 +1,6 @@
 /// Answers the SDP offer of a plain SIP audio call (RFC 3264 offer/answer over RTP/AVP, RFC 3551, or RTP/SAVP
 /// with SDES keys, RFC 4568, as `srtp` allows): one audio stream, the first codec of `preference` the offer
-/// carries, and telephone-event/8000 (RFC 4733 §7.1.1) when offered. Parsing and writing go through
+/// carries (PCMU, PCMA or Opus, RFC 7587), and telephone-event/8000 (RFC 4733 §7.1.1) when offered. Parsing and writing go through
 /// `SessionDescription`.
 ///
 /// With `srtp` optional or mandatory an RTP/SAVP section is preferred to an RTP/AVP one; it is answered with
@@ -92,7 +92,9 @@ public struct SIPAudioAnswerer: Sendable {
             let direction = section.effectiveDirection.reversed
             var chosen = MediaDescription(kind: .audio, port: port, transportProtocol: keys == nil ? "RTP/AVP" : "RTP/SAVP",
                                           direction: direction)
-            chosen.payloads = [RTPPayloadFormat(payloadType: format.payloadType, rtpmap: codec.rtpmap)]
+            // RFC 7587 §7: opus is answered as `opus/48000/2` under the offer's payload type (RFC 3264 §6.1).
+            chosen.payloads = [RTPPayloadFormat(payloadType: format.payloadType, rtpmap: codec.rtpmap,
+                                                parameters: codec.formatParameters)]
             if let telephoneEvent {
                 chosen.payloads.append(RTPPayloadFormat(
                     payloadType: telephoneEvent.payloadType,

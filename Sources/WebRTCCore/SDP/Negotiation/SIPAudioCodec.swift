@@ -26,6 +26,15 @@ public enum SIPAudioCodec: String, Hashable, Sendable, CaseIterable {
         RTPMap(encodingName: encodingName, clockRate: clockRate, encodingParameters: self == .opus ? "2" : nil)
     }
 
+    /// The `a=fmtp` we write for this codec (offer and answer). Opus (RFC 7587 §6.1): `useinbandfec=1`
+    /// because the speaker decodes the in-band FEC of the packet after a loss (`SpeakerDecoder`); the rest
+    /// stay at their defaults: mono preferred (`stereo=0`), no DTX, variable bitrate. G.711 has none.
+    public var formatParameters: String? { self == .opus ? "useinbandfec=1" : nil }
+
+    /// The payload type we offer this codec with: the static one, or 111 for Opus (dynamic, RFC 3551 §6:
+    /// 96–127, clear of telephone-event's 101; the number WebRTC stacks use, so traces read alike).
+    public var offeredPayloadType: UInt8 { staticPayloadType ?? 111 }
+
     /// Whether `format` of an offer is this codec: by rtpmap, or by static payload type without one.
     func matches(_ format: RTPPayloadFormat) -> Bool {
         if let rtpmap = format.rtpmap { return rtpmap.matches(encodingName, clockRate: clockRate) }

@@ -1,12 +1,13 @@
 /// The offer of a plain SIP audio call the device places (RFC 3264 §5 over RTP/AVP, RFC 3551) and the reading
-/// of its answer (§6, §6.1): one sendrecv audio stream with our G.711 codecs in preference order,
+/// of its answer (§6, §6.1): one sendrecv audio stream with our codecs (G.711 under their static payload
+/// types, Opus under 111 as `opus/48000/2`, RFC 7587 §7) in preference order,
 /// telephone-event/8000 (RFC 4733 §7.1.1) and ptime 20.
 ///
 /// With `srtp` mandatory the stream is RTP/SAVP with two crypto lines of fresh keys, AES_CM_128_HMAC_SHA1_80
 /// (tag 1) then _32 (tag 2) (RFC 4568 §7.1.1: in order of preference). Optional and off offer RTP/AVP: an
 /// a=crypto on an RTP/AVP line ("best-effort SRTP") is outside RFC 4568 and peers handle it differently.
 public struct SIPAudioOfferer: Sendable {
-    /// PCMU and PCMA only (static payload types 0 and 8); others are left out of the offer.
+    /// In order of preference (RFC 3264 §5.1: the offer lists formats that way).
     public var codecs: [SIPAudioCodec]
     /// Our RTP address (c=) and port (m=).
     public var address: String
@@ -19,7 +20,7 @@ public struct SIPAudioOfferer: Sendable {
 
     public init(codecs: [SIPAudioCodec] = [.pcmu, .pcma], address: String, port: UInt16, sessionID: String,
                 srtp: SIPSRTPMode = .off) {
-        self.codecs = codecs.filter { $0.staticPayloadType != nil }
+        self.codecs = codecs
         self.address = address
         self.port = port
         self.sessionID = sessionID
@@ -32,8 +33,8 @@ public struct SIPAudioOfferer: Sendable {
 
     public var offer: SessionDescription {
         var audio = MediaDescription(kind: .audio, port: port, transportProtocol: transportProtocol, direction: .sendrecv)
-        audio.payloads = codecs.compactMap { codec in
-            codec.staticPayloadType.map { RTPPayloadFormat(payloadType: $0, rtpmap: codec.rtpmap) }
+        audio.payloads = codecs.map { codec in
+            RTPPayloadFormat(payloadType: codec.offeredPayloadType, rtpmap: codec.rtpmap, parameters: codec.formatParameters)
         } + [RTPPayloadFormat(payloadType: Self.telephoneEventPayloadType,
                               rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15")]
         audio.otherAttributes = cryptos.map(\.attribute) + [SDPAttribute(name: "ptime", value: "20")]
