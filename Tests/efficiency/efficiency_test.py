@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True
 from prerequisites import missing_prerequisites  # noqa: E402
 import calls  # noqa: E402
 from webdriver import free_port, log, wait_for  # noqa: E402
-from baresip_test import PHONE_TONE, Baresip, baresip_config, free_port_pair, write_tone_wav  # noqa: E402
+from phone import PHONE_TONE, Baresip, baresip_config, free_port_pair, write_tone_wav  # noqa: E402
 from kamailio import free_udp_port  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -29,13 +29,8 @@ Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is 
 Usage: baresip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
 """
 
-import glob
-import math
 import os
 import re
-import signal
-import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,156 +41,16 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    start_intercom_server, write_agent_config)
-from prerequisites import find_tool, missing_prerequisites  # noqa: E402
+from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 sys.path.insert(0, HERE)
 from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
+from phone import (BARESIP_MODULES, PHONE_TONE, Baresip, baresip_config, door_speaker,  # noqa: E402
+                   free_port_pair, two_way_audio, write_tone_wav)
 
 PASSWORD = "s3cret-sip"
 DOOR_CODE = "1234"
-DEVICE_TONE = 440.0     # `capture = "tone"` (Sources/IntercomAgent/Media/AudioEndpoints.swift: .testTone())
-PHONE_TONE = 1000.0     # what baresip sends
-TOLERANCE = 0.02
-BARESIP_MODULES = "/usr/lib/baresip/modules"
-
-
-# ---- a dominant-frequency estimate without numpy -------------------------------------------------------------
-
-def goertzel_power(samples, rate, hertz):
-    coefficient = 2 * math.cos(2 * math.pi * hertz / rate)
-    s1 = s2 = 0.0
-    for x in samples:
-        s1, s2 = x + coefficient * s1 - s2, s1
-    return s1 * s1 + s2 * s2 - coefficient * s1 * s2
-
-
-def dominant_frequency(samples, rate, low=100.0, high=3500.0):
-    """The strongest frequency of `samples` (one 8 kHz second at most): a coarse Goertzel scan over 50 ms in
-    10 Hz steps, refined in 1 Hz steps over the whole window around the coarse peak."""
-    if len(samples) < rate // 10:
-        return None
-    coarse_window = samples[len(samples) // 2: len(samples) // 2 + rate // 20]
-    coarse = max((goertzel_power(coarse_window, rate, f), f) for f in range(int(low), int(high), 10))[1]
-    return max((goertzel_power(samples, rate, f), f) for f in range(max(int(low), coarse - 30), coarse + 31))[1]
-
-
-def rms_dbfs(samples):
-    if not samples:
-        return -120.0
-    mean = sum(x * x for x in samples) / len(samples)
-    return 10 * math.log10(mean / 32768.0 ** 2) if mean > 0 else -120.0
-
-
-def loudest_second(samples, rate, step_seconds=0.25):
-    """The one-second window of `samples` with the highest energy (the call's audio, not the silence around it)."""
-    if len(samples) <= rate:
-        return samples
-    step = int(rate * step_seconds)
-    best = max(range(0, len(samples) - rate, step), key=lambda start: sum(x * x for x in samples[start:start + rate:8]))
-    return samples[best:best + rate]
-
-
-def pcm16(data):
-    count = len(data) // 2
-    return list(struct.unpack(f"<{count}h", data[:count * 2]))
-
-
-def wav_samples(path):
-    """(samples, rate) of a 16-bit WAV, the first channel of a stereo one (baresip may decode Opus, opus/48000/2,
-    in two channels); tolerant of a header whose sizes were never finalized."""
-    with open(path, "rb") as f:
-        data = f.read()
-    channels = struct.unpack("<H", data[22:24])[0] if len(data) >= 28 else 1
-    rate = struct.unpack("<I", data[24:28])[0] if len(data) >= 28 else 8000
-    at = data.find(b"data")
-    samples = pcm16(data[at + 8:]) if at >= 0 else []
-    return samples[::max(1, channels)], rate
-
-
-def frequency_figures(samples, rate):
-    """(dominant Hz or None, dBFS) of the loudest second, resampled to 8 kHz by taking every n-th sample."""
-    second = loudest_second(samples, rate)
-    if rate != 8000:
-        second = second[::rate // 8000]
-    return dominant_frequency(second, 8000), rms_dbfs(second)
-
-
-def within(hertz, expected):
-    return hertz is not None and abs(hertz - expected) <= expected * TOLERANCE
-
-
-# ---- baresip ---------------------------------------------------------------------------------------------------
-
-def write_tone_wav(path, hertz, seconds, rate=8000, channels=1):
-    frames = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * hertz * i / rate))) * channels
-                      for i in range(rate * seconds))
-    header = (b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVEfmt " +
-              struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * 2 * channels, 2 * channels, 16) + b"data"
-              + struct.pack("<I", len(frames)))
-    with open(path, "wb") as f:
-        f.write(header + frames)
-
-
-def free_port_pair():
-    """A UDP/TCP port whose next port is free too (baresip listens for TLS on sip_listen's port + 1)."""
-    import socket
-    while True:
-        port = free_udp_port()
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 1))
-                return port
-            except OSError:
-                continue
-
-
-def baresip_config(confdir, sip_port, tone, recordings, srtp=False, opus=False):
-    os.makedirs(confdir, exist_ok=True)
-    with open(os.path.join(confdir, "config"), "w", encoding="utf-8") as f:
-        f.write(f"""poll_method epoll
-net_interface 127.0.0.1
-sip_listen 127.0.0.1:{sip_port}
-audio_source aufile,{tone}
-audio_player alsa,null
-audio_alert alsa,null
-module_path {BARESIP_MODULES}
-module stdio.so
-module g711.so
-module aufile.so
-module alsa.so
-module sndfile.so
-snd_path {recordings}
-{"module srtp.so" if srtp else ""}
-{"module opus.so" if opus else ""}
-module_app account.so
-module_app menu.so
-""")
-
-
-class Baresip(LoggedProcess):
-    """baresip with the stdio module reading commands from a pipe (`/dial URI`, digits as keys, `/hangup`)."""
-
-    def __init__(self, confdir, workdir):
-        super().__init__([find_tool("baresip"), "-f", confdir], workdir, "baresip", stdin=subprocess.PIPE)
-
-    def type(self, text):
-        self.process.stdin.write(text)
-        self.process.stdin.flush()
-
-    def said(self, pattern, since=0):
-        """The first match of `pattern` in baresip's stdout from line `since` on."""
-        regex = re.compile(pattern)
-        with self.lock:
-            lines = self.out[since:]
-        return next((m for m in (regex.search(line) for line in lines) if m), None)
-
-    def lines(self):
-        with self.lock:
-            return len(self.out)
-
-    def stop(self, sig=signal.SIGTERM, clean_within=5, kill_after=5):
-        return super().stop(sig, clean_within, kill_after)
 
 
 class Run(Checks):
@@ -230,13 +85,7 @@ class Run(Checks):
         code_file = os.path.join(self.workdir, "door-code")
         with open(code_file, "w", encoding="utf-8") as f:
             f.write(DOOR_CODE + "\n")
-        # The speaker: an ALSA file PCM (48 kHz mono S16_LE as the agent opens it), found through $HOME/.asoundrc.
-        home = os.path.join(self.workdir, "gate-home")
-        os.makedirs(home, exist_ok=True)
-        self.speaker = os.path.join(self.workdir, "speaker.raw")
-        with open(os.path.join(home, ".asoundrc"), "w", encoding="utf-8") as f:
-            f.write(f'pcm.doorspeaker {{\n    type file\n    slave {{ pcm {{ type null }} }}\n'
-                    f'    file "{self.speaker}"\n    format raw\n}}\n')
+        home, self.speaker = door_speaker(self.workdir)
         config = write_agent_config(
             os.path.join(self.workdir, "gate.toml"), base, "SIP gate", 52.52, 13.405,
             os.path.join(self.workdir, "state-gate"), free_port(), call="allow_door_open = true\n",
@@ -373,37 +222,7 @@ class Run(Checks):
         self.opus_call(processes, gate, base, registrar_port)
 
     def two_way_audio(self, label, recordings, gate, speaker_from):
-        """Waits until both ends recorded 3 s of the call (baresip's decoded dump in `recordings`, the device's
-        speaker file past byte `speaker_from`), then checks each heard the other's tone."""
-        def speaker_bytes():
-            size = os.path.getsize(self.speaker) if os.path.exists(self.speaker) else 0
-            return size - speaker_from if size >= speaker_from else size
-
-        def recorded():
-            dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
-            phone_bytes = os.path.getsize(dumps[0]) if dumps else 0
-            return dumps[0] if speaker_bytes() >= 48_000 * 2 * 3 and phone_bytes >= 8000 * 2 * 3 else None
-        got = wait_for(recorded, 15, 0.2)
-        dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
-        if dumps:
-            samples, rate = wav_samples(dumps[0])
-            heard_at_phone, level = frequency_figures(samples, rate)
-            detail = f"{heard_at_phone} Hz at {level:.1f} dBFS over {len(samples) / rate:.1f} s of {rate} Hz"
-        else:
-            heard_at_phone, level, detail = None, -120.0, f"no dump-*-dec.wav in {recordings}"
-        self.check(f"{label} baresip decoded the device's {DEVICE_TONE:.0f} Hz tone (dominant frequency within ±2 %)",
-                   got and within(heard_at_phone, DEVICE_TONE) and level > -30, detail)
-        if os.path.exists(self.speaker):
-            with open(self.speaker, "rb") as f:
-                data = f.read()
-            # The ALSA file plugin may start a new file per call or append; only this call's part counts.
-            played = pcm16(data[speaker_from:] if len(data) >= speaker_from else data)
-            heard_at_device, level = frequency_figures(played, 48_000)
-            detail = f"{heard_at_device} Hz at {level:.1f} dBFS over {len(played) / 48_000:.1f} s of 48 kHz"
-        else:
-            heard_at_device, level, detail = None, -120.0, f"the device's speaker wrote nothing: " + " | ".join(gate.tail(4))
-        self.check(f"{label} the device's speaker played baresip's {PHONE_TONE:.0f} Hz (dominant frequency within ±2 %)",
-                   got and within(heard_at_device, PHONE_TONE) and level > -30, detail)
+        two_way_audio(self, label, recordings, self.speaker, gate, speaker_from)
 
     def secure_baresip(self, processes, registrar_port):
         """A second baresip (user sphone) with the srtp module whose account requires SRTP (RTP/SAVP + a=crypto)."""

@@ -23,7 +23,6 @@ Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is 
 Usage: outgoing_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
 """
 
-import glob
 import os
 import re
 import subprocess
@@ -35,12 +34,11 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from baresip_test import (BARESIP_MODULES, DEVICE_TONE, PHONE_TONE, Baresip, baresip_config,  # noqa: E402
-                          free_port_pair, frequency_figures, pcm16, wav_samples, within, write_tone_wav)
+from phone import (BARESIP_MODULES, BARESIP_VIDEO, PHONE_TONE, Baresip, baresip_config, check_snapshot,  # noqa: E402
+                   door_speaker, free_port_pair, two_way_audio, write_tone_wav)
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
 from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
-from video_test import BARESIP_VIDEO, BARS, png_rgb_rows, png_size  # noqa: E402
 from prerequisites import missing_prerequisites  # noqa: E402
 from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
@@ -89,12 +87,7 @@ class Run(Checks):
         code_file = os.path.join(self.workdir, "door-code")
         with open(code_file, "w", encoding="utf-8") as f:
             f.write(DOOR_CODE + "\n")
-        home = os.path.join(self.workdir, "gate-home")
-        os.makedirs(home, exist_ok=True)
-        self.speaker = os.path.join(self.workdir, "speaker.raw")
-        with open(os.path.join(home, ".asoundrc"), "w", encoding="utf-8") as f:
-            f.write(f'pcm.doorspeaker {{\n    type file\n    slave {{ pcm {{ type null }} }}\n'
-                    f'    file "{self.speaker}"\n    format raw\n}}\n')
+        home, self.speaker = door_speaker(self.workdir)
         self.target = f"sip:reception@127.0.0.1:{registrar_port}"
         self.metrics_port = free_port()
         config = write_agent_config(
@@ -170,44 +163,12 @@ class Run(Checks):
             return
 
         # (c) two-way audio
-        def recorded():
-            dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
-            speaker = os.path.getsize(self.speaker) if os.path.exists(self.speaker) else 0
-            phone_bytes = os.path.getsize(dumps[0]) if dumps else 0
-            return (dumps[0], speaker, phone_bytes) if speaker >= 48_000 * 2 * 3 and phone_bytes >= 8000 * 2 * 3 else None
-        got = wait_for(recorded, 15, 0.2)
-        dumps = glob.glob(os.path.join(recordings, "dump-*-dec.wav"))
-        if dumps:
-            samples, rate = wav_samples(dumps[0])
-            heard_at_phone, level = frequency_figures(samples, rate)
-            detail = f"{heard_at_phone} Hz at {level:.1f} dBFS over {len(samples) / rate:.1f} s of {rate} Hz"
-        else:
-            heard_at_phone, level, detail = None, -120.0, f"no dump-*-dec.wav in {recordings}"
-        self.check(f"(c) baresip decoded the device's {DEVICE_TONE:.0f} Hz tone (dominant frequency within ±2 %)",
-                   got and within(heard_at_phone, DEVICE_TONE) and level > -30, detail)
-        if os.path.exists(self.speaker):
-            with open(self.speaker, "rb") as f:
-                played = pcm16(f.read())
-            heard_at_device, level = frequency_figures(played, 48_000)
-            detail = f"{heard_at_device} Hz at {level:.1f} dBFS over {len(played) / 48_000:.1f} s of 48 kHz"
-        else:
-            heard_at_device, level, detail = None, -120.0, "the device's speaker wrote nothing: " + " | ".join(gate.tail(4))
-        self.check(f"(c) the device's speaker played baresip's {PHONE_TONE:.0f} Hz (dominant frequency within ±2 %)",
-                   got and within(heard_at_device, PHONE_TONE) and level > -30, detail)
+        two_way_audio(self, "(c)", recordings, self.speaker, gate)
 
         # (c) the device's video offer, answered by the video phone: its snapshot shows the test pattern
-        video = gate.find(r"SIP video: VP8 .*", mark)
-        phone.type("/snapshot\n")
-        shot = wait_for(lambda: glob.glob(os.path.join(self.workdir, "snapshot-recv*.png")) or None, 10, 0.2)
-        size = png_size(sorted(shot)[0]) if shot else None
-        rows = png_rgb_rows(sorted(shot)[0]) if size == (640, 480) else None
-        colours = [(name, rows[y][x], test(*rows[y][x])) for (x, y), name, test in BARS] if rows else []
-        self.check("(c) the INVITE offers VP8 beside the audio; baresip answers it and its snapshot of the device's video "
-                   "is 640x480 with the test pattern's bars",
-                   video and size == (640, 480) and colours and all(ok for _, _, ok in colours),
-                   (video.group(0)[:90] if video else "no 'SIP video' line") + "; "
-                   + (f"{size}, " + ", ".join(f"{n} {c}" for n, c, _ in colours) if shot else "no snapshot: "
-                      + " | ".join(phone.tail(4, stdout=True))))
+        check_snapshot(self, "(c) the INVITE offers VP8 beside the audio; baresip answers it and its snapshot of the "
+                       "device's video is 640x480 with the test pattern's bars",
+                       self.workdir, phone, gate.find(r"SIP video: VP8 .*", mark))
 
         # (d) a wrong code, then the right one, from the called phone
         phone.type("9999#")

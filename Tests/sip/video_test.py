@@ -15,22 +15,19 @@ Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is 
 Usage: video_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
 """
 
-import glob
 import os
 import re
-import struct
 import sys
 import tempfile
 import time
-import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from baresip_test import (BARESIP_MODULES, PHONE_TONE, Baresip, baresip_config, free_port_pair,  # noqa: E402
-                          write_tone_wav)
+from phone import (BARESIP_MODULES, BARESIP_VIDEO, PHONE_TONE, Baresip, baresip_config,  # noqa: E402
+                   check_snapshot, free_port_pair, write_tone_wav)
 from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
                    start_intercom_server, write_agent_config)
 from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
@@ -39,72 +36,6 @@ from webdriver import Checks, free_port, log, wait_for  # noqa: E402
 
 PASSWORD = "s3cret-video"
 VIDEO_MODULES = ("vp8.so", "fakevideo.so", "snapshot.so")
-BARESIP_VIDEO = """module vp8.so
-module fakevideo.so
-module snapshot.so
-video_source fakevideo,nil
-video_display fakevideo,nil
-video_size 320x240
-video_fps 15
-video_bitrate 300000
-"""
-
-
-def png_size(path):
-    """(width, height) from a PNG's IHDR chunk, or None when the file is not a PNG."""
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
-        return None
-    return struct.unpack(">II", head[16:24])
-
-
-def png_rgb_rows(path):
-    """The rows of an 8-bit RGB or RGBA PNG as lists of (r, g, b), its filters undone (PNG spec §9); None for
-    another kind of PNG."""
-    with open(path, "rb") as f:
-        data = f.read()
-    pos, idat, header = 8, b"", None
-    while pos + 8 <= len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    if not header or header[2] != 8 or header[3] not in (2, 6) or header[6] != 0:
-        return None
-    width, height, channels = header[0], header[1], 3 if header[3] == 2 else 4
-    raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
-    for y in range(height):
-        start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        for i in range(stride):
-            a = line[i - channels] if i >= channels else 0
-            b = previous[i]
-            c = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
-        previous = line
-    return rows
-
-
-# The test pattern's colour bars (Sources/Media: 7 bars under a timecode strip): the middle of the first and of
-# the last bar in the middle row: light grey, then blue.
-BARS = (((45, 240), "grey", lambda r, g, b: min(r, g, b) > 140 and max(r, g, b) - min(r, g, b) < 40),
-        ((595, 240), "blue", lambda r, g, b: b > 120 and r < 80 and g < 80))
-
-
 class Run(Checks):
     def __init__(self, server_bin, intercomd_bin):
         super().__init__()
@@ -187,16 +118,8 @@ class Run(Checks):
             return
 
         time.sleep(3)  # decoded frames on baresip's display
-        # The snapshot module's `/snapshot` saves the next sent and the next decoded picture: snapshot-recv-….png.
-        phone.type("/snapshot\n")
-        shot = wait_for(lambda: glob.glob(os.path.join(self.workdir, "snapshot-recv*.png")) or None, 10, 0.2)
-        size = png_size(sorted(shot)[0]) if shot else None
-        rows = png_rgb_rows(sorted(shot)[0]) if size == (640, 480) else None
-        colours = [(name, rows[y][x], test(*rows[y][x])) for (x, y), name, test in BARS] if rows else []
-        self.check("(c) baresip saves a snapshot of the device's video: a 640x480 PNG showing the test pattern's "
-                   "colour bars (grey first, blue last)", size == (640, 480) and colours and all(ok for _, _, ok in colours),
-                   f"{os.path.basename(sorted(shot)[0])}: {size}, " + ", ".join(f"{n} {c}" for n, c, _ in colours) if shot
-                   else "no PNG written: " + " | ".join(phone.tail(5, stdout=True)))
+        check_snapshot(self, "(c) baresip saves a snapshot of the device's video: a 640x480 PNG showing the test "
+                       "pattern's colour bars (grey first, blue last)", self.workdir, phone, video)
 
         time.sleep(2)
         phone.type("/hangup\n")
