@@ -32,51 +32,30 @@ Usage: baresip_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1
 import os
 import re
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True
-from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: E402
                    start_intercom_server, write_agent_config)
-from prerequisites import missing_prerequisites  # noqa: E402
-from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+from webdriver import free_port, log, wait_for  # noqa: E402
 
 sys.path.insert(0, HERE)
-from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
-from phone import (BARESIP_MODULES, PHONE_TONE, Baresip, baresip_config, door_speaker,  # noqa: E402
+from kamailio import Kamailio, free_udp_port  # noqa: E402
+from phone import (PHONE_TONE, Baresip, PhoneRun, baresip_config, door_speaker,  # noqa: E402
                    free_port_pair, two_way_audio, write_tone_wav)
 
 PASSWORD = "s3cret-sip"
 DOOR_CODE = "1234"
 
 
-class Run(Checks):
-    def __init__(self, server_bin, intercomd_bin):
-        super().__init__()
-        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
-        self.workdir = tempfile.mkdtemp(prefix="intercom-sip-baresip-")
+class Run(PhoneRun):
+    MODULES = ("sndfile.so", "srtp.so", "opus.so")
 
-    def run(self):
-        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("baresip", "baresip")))
-        for problem in missing:
-            self.check("prerequisites", False, problem)
-        if missing:
-            return self
-        for path, package in ((KAMAILIO_MODULES, "kamailio"), (f"{BARESIP_MODULES}/sndfile.so", "baresip")):
-            if not os.path.exists(path):
-                self.check(f"{path} is installed", False, f"missing (apt-get install {package})")
-                return self
-        processes = []
-        try:
-            self.scenario(processes)
-        finally:
-            for process in reversed(processes):
-                process.stop()
-            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
-        return self
+    def __init__(self, server_bin, intercomd_bin):
+        super().__init__(server_bin, intercomd_bin, prefix="intercom-sip-baresip-")
 
     def gate(self, base, registrar_port, srtp=None, codecs=None):
         password_file = os.path.join(self.workdir, "gate.password")
@@ -239,9 +218,6 @@ class Run(Checks):
 
     def srtp_call(self, processes, gate, registrar_port):
         """(g) an SRTP-only phone calls the device (srtp optional): tones both ways, the media line names the suite."""
-        if not os.path.exists(f"{BARESIP_MODULES}/srtp.so"):
-            self.check(f"{BARESIP_MODULES}/srtp.so is installed", False, "missing (apt-get install baresip)")
-            return None
         phone, recordings = self.secure_baresip(processes, registrar_port)
         registered = wait_for(lambda: re.search(r"sip:sphone[^@>\s]*@127\.0\.0\.1:\d+", kamailio_dump(self.kamailio)), 20, 0.2)
         if not self.check("(g) the SRTP-only baresip (sphone, mediaenc=srtp-mand) registers", registered,
@@ -295,9 +271,6 @@ class Run(Checks):
 
     def opus_call(self, processes, gate, base, registrar_port):
         """(i) the device restarted with codecs = ["opus", "pcmu", "pcma"]; a baresip with opus.so calls it."""
-        if not os.path.exists(f"{BARESIP_MODULES}/opus.so"):
-            self.check(f"{BARESIP_MODULES}/opus.so is installed", False, "missing (apt-get install baresip)")
-            return
         gate.stop()
         opus_gate = self.gate(base, registrar_port, codecs=["opus", "pcmu", "pcma"])
         processes.append(opus_gate)

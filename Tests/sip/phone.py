@@ -12,15 +12,16 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 sys.path.insert(0, HERE)
-from calls import LoggedProcess  # noqa: E402
-from kamailio import free_udp_port  # noqa: E402
-from prerequisites import find_tool  # noqa: E402
-from webdriver import wait_for  # noqa: E402
+from calls import LoggedProcess, keep_or_remove  # noqa: E402
+from kamailio import KAMAILIO_MODULES, free_udp_port  # noqa: E402
+from prerequisites import find_tool, missing_prerequisites  # noqa: E402
+from webdriver import Checks, wait_for  # noqa: E402
 
 DEVICE_TONE = 440.0     # `capture = "tone"` (Sources/IntercomAgent/Media/AudioEndpoints.swift: .testTone())
 PHONE_TONE = 1000.0     # what baresip sends
@@ -291,3 +292,38 @@ def check_snapshot(checks, label, workdir, phone, video_line):
                  (video_line.group(0)[:90] if video_line else "no 'SIP video' line") + "; "
                  + (f"{os.path.basename(sorted(shot)[0])}: {size}, " + ", ".join(f"{n} {c}" for n, c, _ in colours)
                     if shot else "no PNG written: " + " | ".join(phone.tail(5, stdout=True))))
+
+
+class PhoneRun(Checks):
+    """A real-phone SIP test: kamailio, kamcmd, baresip and the baresip `MODULES` it loads must be installed (a
+    missing one is a failed check naming its package, never a skip); `scenario(processes)` runs in a temporary
+    directory, every process it appends is stopped at the end, and the directory is kept when a check failed
+    (or with SIP_KEEP=1)."""
+    MODULES = ("sndfile.so",)
+
+    def __init__(self, server_bin, intercomd_bin, prefix):
+        super().__init__()
+        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
+        self.workdir = tempfile.mkdtemp(prefix=prefix)
+
+    def run(self):
+        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("baresip", "baresip")))
+        for problem in missing:
+            self.check("prerequisites", False, problem)
+        if missing:
+            return self
+        for path, package in [(KAMAILIO_MODULES, "kamailio")] + [(f"{BARESIP_MODULES}/{m}", "baresip") for m in self.MODULES]:
+            if not os.path.exists(path):
+                self.check(f"{path} is installed", False, f"missing (apt-get install {package})")
+                return self
+        processes = []
+        try:
+            self.scenario(processes)
+        finally:
+            for process in reversed(processes):
+                process.stop()
+            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
+        return self
+
+    def scenario(self, processes):
+        raise NotImplementedError("a PhoneRun says what it tests in scenario()")

@@ -18,7 +18,6 @@ Usage: video_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 k
 import os
 import re
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,40 +25,22 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from phone import (BARESIP_MODULES, BARESIP_VIDEO, PHONE_TONE, Baresip, baresip_config,  # noqa: E402
+from phone import (BARESIP_VIDEO, PHONE_TONE, Baresip, PhoneRun, baresip_config,  # noqa: E402
                    check_snapshot, free_port_pair, write_tone_wav)
-from calls import (LoggedProcess, agent_environment, binary_arguments, keep_or_remove,  # noqa: E402
+from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: E402
                    start_intercom_server, write_agent_config)
-from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
-from prerequisites import missing_prerequisites  # noqa: E402
-from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+from kamailio import Kamailio, free_udp_port  # noqa: E402
+from webdriver import free_port, log, wait_for  # noqa: E402
 
 PASSWORD = "s3cret-video"
 VIDEO_MODULES = ("vp8.so", "fakevideo.so", "snapshot.so")
-class Run(Checks):
-    def __init__(self, server_bin, intercomd_bin):
-        super().__init__()
-        self.server_bin, self.intercomd_bin = server_bin, intercomd_bin
-        self.workdir = tempfile.mkdtemp(prefix="intercom-sip-video-")
 
-    def run(self):
-        missing = missing_prerequisites(tools=(("kamailio", "kamailio"), ("kamcmd", "kamailio"), ("baresip", "baresip")))
-        for problem in missing:
-            self.check("prerequisites", False, problem)
-        if missing:
-            return self
-        for path, package in [(KAMAILIO_MODULES, "kamailio")] + [(f"{BARESIP_MODULES}/{m}", "baresip") for m in VIDEO_MODULES]:
-            if not os.path.exists(path):
-                self.check(f"{path} is installed", False, f"missing (apt-get install {package})")
-                return self
-        processes = []
-        try:
-            self.scenario(processes)
-        finally:
-            for process in reversed(processes):
-                process.stop()
-            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
-        return self
+
+class Run(PhoneRun):
+    MODULES = ("sndfile.so",) + VIDEO_MODULES
+
+    def __init__(self, server_bin, intercomd_bin):
+        super().__init__(server_bin, intercomd_bin, prefix="intercom-sip-video-")
 
     def scenario(self, processes):
         server, base, detail = start_intercom_server(self.server_bin, self.workdir)
