@@ -443,8 +443,13 @@ class Run(Checks):
         except subprocess.TimeoutExpired:
             exit_code = None
         webrtc.stop()
-        status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
-        answered = samples.get(ANSWERED_WEBRTC) if status == 200 else None
+
+        # The caller exits once it sent its bye; the device counts the call when it has handled that bye.
+        def answered_count():
+            status, samples = scrape_metrics(f"http://127.0.0.1:{self.metrics[gate.label]}/metrics")
+            return (status, samples, samples.get(ANSWERED_WEBRTC) if status == 200 else None)
+        wait_for(lambda: answered_count()[2] == answered_before + 1, 5, 0.1)
+        status, samples, answered = answered_count()
         self.check("(d) 200 INVITEs in 10 s (SIPp at 20 a second) during the WebRTC call: every one answered 486, the "
                    "WebRTC call goes on to its end (the caller exits 0, /metrics counts it answered)",
                    code == 0 and flood_seconds < 20 and exit_code == 0 and answered == answered_before + 1,
