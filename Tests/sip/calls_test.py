@@ -278,6 +278,10 @@ class Run(Checks):
         self.metrics[process.label] = metrics_port
         return process, sip_port
 
+    # What SIPp is told about the transport (none: UDP), and the tools the run needs (tcp_test.py narrows both).
+    SIPP_TRANSPORT = ()
+    TOOLS = (("sipp", "sip-tester"), ("kamailio", "kamailio"), ("kamcmd", "kamailio"))
+
     def sipp(self, port, scenario, timeout=40, calls=1, rate=None):
         """Runs a SIPp scenario against 127.0.0.1:`port`, `calls` times (at `rate` calls a second, else one at a
         time); returns (exit code, the tail of what it said)."""
@@ -288,7 +292,7 @@ class Run(Checks):
         errors = os.path.join(self.workdir, f"sipp-{self.scenarios}-errors.log")
         try:
             result = subprocess.run(
-                [find_tool("sipp"), f"127.0.0.1:{port}", "-sf", path, "-m", str(calls), "-i", "127.0.0.1",
+                [find_tool("sipp"), f"127.0.0.1:{port}", *self.SIPP_TRANSPORT, "-sf", path, "-m", str(calls), "-i", "127.0.0.1",
                  "-p", str(free_udp_port()), "-mp", str(free_udp_port() & ~1), "-timeout", f"{timeout}s",
                  "-timeout_error", "-nostdin", "-trace_err", "-error_file", errors]
                 + (["-r", str(rate), "-rp", "1000"] if rate else []),
@@ -302,7 +306,7 @@ class Run(Checks):
         return result.returncode, said
 
     def run(self):
-        missing = missing_prerequisites(tools=(("sipp", "sip-tester"), ("kamailio", "kamailio"), ("kamcmd", "kamailio")))
+        missing = missing_prerequisites(tools=self.TOOLS)
         for problem in missing:
             self.check("prerequisites", False, problem)
         if not missing and not os.path.exists(f"{PCAPS}/g711a.pcap"):

@@ -14,7 +14,6 @@ Usage: tcp_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 kee
 
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,54 +22,17 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import calls_test  # noqa: E402
-from calls import binary_arguments, keep_or_remove, start_intercom_server  # noqa: E402
-from calls_test import OPTIONS, PCAPS, answered_call, play  # noqa: E402
-from kamailio import free_udp_port  # noqa: E402
-from prerequisites import find_tool, missing_prerequisites  # noqa: E402
+from calls import binary_arguments, start_intercom_server  # noqa: E402
+from calls_test import OPTIONS, answered_call, play  # noqa: E402
 from webdriver import log, wait_for  # noqa: E402
 
 
 class Run(calls_test.Run):
-    def sipp(self, port, scenario, timeout=40, calls=1, rate=None):
-        """calls_test's SIPp run over TCP: `-t t1` is one TCP connection for all calls (sipp(1))."""
-        self.scenarios += 1
-        path = os.path.join(self.workdir, f"scenario-{self.scenarios}.xml")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(scenario)
-        errors = os.path.join(self.workdir, f"sipp-{self.scenarios}-errors.log")
-        try:
-            result = subprocess.run(
-                [find_tool("sipp"), f"127.0.0.1:{port}", "-t", "t1", "-sf", path, "-m", str(calls), "-i", "127.0.0.1",
-                 "-p", str(free_udp_port()), "-mp", str(free_udp_port() & ~1), "-timeout", f"{timeout}s",
-                 "-timeout_error", "-nostdin", "-trace_err", "-error_file", errors],
-                capture_output=True, text=True, timeout=timeout + 10, cwd=self.workdir)
-        except subprocess.TimeoutExpired:
-            return -1, "sipp did not end"
-        said = (result.stderr + result.stdout)[-300:]
-        if result.returncode != 0 and os.path.exists(errors):
-            with open(errors, encoding="utf-8", errors="replace") as f:
-                said += " | " + f.read()[-400:]
-        return result.returncode, said
+    # `-t t1`: one TCP connection for all of a run's calls (sipp(1)); no registrar here.
+    SIPP_TRANSPORT = ("-t", "t1")
+    TOOLS = (("sipp", "sip-tester"),)
 
-    def run(self):
-        missing = missing_prerequisites(tools=(("sipp", "sip-tester"),))
-        for problem in missing:
-            self.check("prerequisites", False, problem)
-        if not missing and not os.path.exists(f"{PCAPS}/g711a.pcap"):
-            self.check("sip-tester's pcaps are installed", False, f"no {PCAPS}/g711a.pcap (apt-get install sip-tester)")
-            return self
-        if missing:
-            return self
-        processes = []
-        try:
-            self.tcp_scenario(processes)
-        finally:
-            for process in processes:
-                process.stop()
-            keep_or_remove(self.workdir, "SIP_KEEP", self.failed > 0)
-        return self
-
-    def tcp_scenario(self, processes):
+    def scenario(self, processes):
         server, base, detail = start_intercom_server(self.server_bin, self.workdir)
         processes.append(server)
         if not self.check("intercom-server is up", base, detail):
