@@ -43,9 +43,8 @@ from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: 
 from webdriver import free_port, log, wait_for  # noqa: E402
 
 sys.path.insert(0, HERE)
-from kamailio import Kamailio, free_udp_port  # noqa: E402
-from phone import (PHONE_TONE, Baresip, PhoneRun, baresip_config, door_speaker,  # noqa: E402
-                   free_port_pair, two_way_audio, write_tone_wav)
+from kamailio import free_udp_port  # noqa: E402
+from phone import PHONE_TONE, PhoneRun, door_speaker, two_way_audio, write_tone_wav  # noqa: E402
 
 PASSWORD = "s3cret-sip"
 DOOR_CODE = "1234"
@@ -85,26 +84,14 @@ class Run(PhoneRun):
         processes.append(server)
         if not self.check("intercom-server is up", base, detail):
             return
-        registrar_port = free_udp_port()
-        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD, route_calls=True)
-        self.kamailio = kamailio
-        processes.append(kamailio)
-        if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
-                          f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):
+        kamailio = self.start_registrar(processes, PASSWORD)
+        if not kamailio:
             return
+        registrar_port = kamailio.port
         gate = self.gate(base, registrar_port)
         processes.append(gate)
 
-        confdir = os.path.join(self.workdir, "baresip")
-        recordings = os.path.join(self.workdir, "baresip-recordings")
-        os.makedirs(recordings, exist_ok=True)
-        tone = os.path.join(self.workdir, "phone-tone.wav")
-        write_tone_wav(tone, PHONE_TONE, 60)
-        baresip_config(confdir, free_port_pair(), tone, recordings)
-        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
-            f.write(f"<sip:phone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
-        phone = Baresip(confdir, self.workdir)
-        processes.append(phone)
+        phone, recordings = self.start_phone(processes, f"<sip:phone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300")
 
         # (a) both registered
         def registered():
@@ -205,15 +192,9 @@ class Run(PhoneRun):
 
     def secure_baresip(self, processes, registrar_port):
         """A second baresip (user sphone) with the srtp module whose account requires SRTP (RTP/SAVP + a=crypto)."""
-        confdir = os.path.join(self.workdir, "baresip-srtp")
-        recordings = os.path.join(self.workdir, "baresip-srtp-recordings")
-        os.makedirs(recordings, exist_ok=True)
-        baresip_config(confdir, free_port_pair(), os.path.join(self.workdir, "phone-tone.wav"), recordings, srtp=True)
-        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
-            f.write(f"<sip:sphone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};mediaenc=srtp-mand;regint=300\n")
-        phone = Baresip(confdir, self.workdir)
-        phone.label = "baresip-srtp"
-        processes.append(phone)
+        phone, recordings = self.start_phone(
+            processes, f"<sip:sphone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};mediaenc=srtp-mand;regint=300",
+            name="baresip-srtp", srtp=True)
         return phone, recordings
 
     def srtp_call(self, processes, gate, registrar_port):
@@ -277,18 +258,11 @@ class Run(PhoneRun):
         if not self.check('(i) the device restarted with [sip] codecs = ["opus", "pcmu", "pcma"] registers again',
                           opus_gate.wait_line(r"SIP registered", 20), " | ".join(opus_gate.tail(5))):
             return
-        confdir = os.path.join(self.workdir, "baresip-opus")
-        recordings = os.path.join(self.workdir, "baresip-opus-recordings")
-        os.makedirs(recordings, exist_ok=True)
         # baresip's aufile feeds the encoder as it is: Opus (opus/48000/2) wants a 48 kHz stereo file.
         tone = os.path.join(self.workdir, "phone-tone-48k.wav")
         write_tone_wav(tone, PHONE_TONE, 30, rate=48_000, channels=2)
-        baresip_config(confdir, free_port_pair(), tone, recordings, opus=True)
-        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
-            f.write(f"<sip:ophone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
-        phone = Baresip(confdir, self.workdir)
-        phone.label = "baresip-opus"
-        processes.append(phone)
+        phone, recordings = self.start_phone(processes, f"<sip:ophone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300",
+                                             name="baresip-opus", tone=tone, opus=True)
         registered = wait_for(lambda: re.search(r"sip:ophone[^@>\s]*@127\.0\.0\.1:\d+", kamailio_dump(self.kamailio)), 20, 0.2)
         if not self.check("(i) the baresip with opus.so (ophone) registers", registered, " | ".join(phone.tail(6, stdout=True))):
             return

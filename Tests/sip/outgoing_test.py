@@ -33,11 +33,10 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from phone import (BARESIP_VIDEO, PHONE_TONE, Baresip, PhoneRun, baresip_config, check_snapshot,  # noqa: E402
-                   door_speaker, free_port_pair, two_way_audio, write_tone_wav)
+from phone import BARESIP_VIDEO, PhoneRun, check_snapshot, door_speaker, two_way_audio  # noqa: E402
 from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
-from kamailio import Kamailio, free_udp_port  # noqa: E402
+from kamailio import free_udp_port  # noqa: E402
 from webdriver import free_port, log, wait_for  # noqa: E402
 
 PASSWORD = "s3cret-out"
@@ -94,27 +93,17 @@ class Run(PhoneRun):
         processes.append(server)
         if not self.check("intercom-server is up", base, detail):
             return
-        registrar_port = free_udp_port()
-        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD, route_calls=True)
-        processes.append(kamailio)
-        if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
-                          f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):
+        kamailio = self.start_registrar(processes, PASSWORD)
+        if not kamailio:
             return
+        registrar_port = kamailio.port
         gate = self.gate(base, registrar_port)
         processes.append(gate)
 
-        confdir = os.path.join(self.workdir, "baresip")
-        recordings = os.path.join(self.workdir, "baresip-recordings")
-        os.makedirs(recordings, exist_ok=True)
-        tone = os.path.join(self.workdir, "phone-tone.wav")
-        write_tone_wav(tone, PHONE_TONE, 60)
-        baresip_config(confdir, free_port_pair(), tone, recordings)
-        with open(os.path.join(confdir, "config"), "a", encoding="utf-8") as f:
-            f.write(BARESIP_VIDEO)  # a video phone: it answers the device's VP8 offer
-        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
-            f.write(f"<sip:reception@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300;answermode=auto\n")
-        phone = Baresip(confdir, self.workdir)
-        processes.append(phone)
+        # A video phone: it answers the device's VP8 offer.
+        phone, recordings = self.start_phone(
+            processes, f"<sip:reception@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300;answermode=auto",
+            extra_config=BARESIP_VIDEO)
 
         # (a) both registered
         def registered():

@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 sys.path.insert(0, HERE)
 from calls import LoggedProcess, keep_or_remove  # noqa: E402
-from kamailio import KAMAILIO_MODULES, free_udp_port  # noqa: E402
+from kamailio import KAMAILIO_MODULES, Kamailio, free_udp_port  # noqa: E402
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
 from webdriver import Checks, wait_for  # noqa: E402
 
@@ -145,8 +145,8 @@ module_app menu.so
 class Baresip(LoggedProcess):
     """baresip with the stdio module reading commands from a pipe (`/dial URI`, digits as keys, `/hangup`)."""
 
-    def __init__(self, confdir, workdir):
-        super().__init__([find_tool("baresip"), "-f", confdir], workdir, "baresip", stdin=subprocess.PIPE)
+    def __init__(self, confdir, workdir, label="baresip"):
+        super().__init__([find_tool("baresip"), "-f", confdir], workdir, label, stdin=subprocess.PIPE)
 
     def type(self, text):
         self.process.stdin.write(text)
@@ -327,3 +327,34 @@ class PhoneRun(Checks):
 
     def scenario(self, processes):
         raise NotImplementedError("a PhoneRun says what it tests in scenario()")
+
+    def start_registrar(self, processes, password):
+        """kamailio as registrar and proxy (`route_calls`) on a free port, as `self.kamailio`; None after a failed
+        check."""
+        port = free_udp_port()
+        self.kamailio = Kamailio(self.workdir, port, password, route_calls=True)
+        processes.append(self.kamailio)
+        if not self.check("kamailio is up (kamcmd answers)", self.kamailio.start(),
+                          f"127.0.0.1:{port}; " + " | ".join(self.kamailio.process.tail(5))):
+            return None
+        return self.kamailio
+
+    def start_phone(self, processes, account, name="baresip", tone=None, extra_config="", **options):
+        """baresip with the accounts line `account`, sending `tone` (default: PHONE_TONE as an 8 kHz WAV) and
+        dumping what it decodes into `<name>-recordings`; `options` go to `baresip_config`, `extra_config` is
+        appended to its config. Returns (phone, recordings)."""
+        confdir = os.path.join(self.workdir, name)
+        recordings = os.path.join(self.workdir, f"{name}-recordings")
+        os.makedirs(recordings, exist_ok=True)
+        if tone is None:
+            tone = os.path.join(self.workdir, "phone-tone.wav")
+            if not os.path.exists(tone):
+                write_tone_wav(tone, PHONE_TONE, 60)
+        baresip_config(confdir, free_port_pair(), tone, recordings, **options)
+        with open(os.path.join(confdir, "config"), "a", encoding="utf-8") as f:
+            f.write(extra_config)
+        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
+            f.write(account + "\n")
+        phone = Baresip(confdir, self.workdir, label=name)
+        processes.append(phone)
+        return phone, recordings

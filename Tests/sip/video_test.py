@@ -25,11 +25,10 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from phone import (BARESIP_VIDEO, PHONE_TONE, Baresip, PhoneRun, baresip_config,  # noqa: E402
-                   check_snapshot, free_port_pair, write_tone_wav)
+from phone import BARESIP_VIDEO, PhoneRun, check_snapshot  # noqa: E402
 from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: E402
                    start_intercom_server, write_agent_config)
-from kamailio import Kamailio, free_udp_port  # noqa: E402
+from kamailio import free_udp_port  # noqa: E402
 from webdriver import free_port, log, wait_for  # noqa: E402
 
 PASSWORD = "s3cret-video"
@@ -47,12 +46,10 @@ class Run(PhoneRun):
         processes.append(server)
         if not self.check("intercom-server is up", base, detail):
             return
-        registrar_port = free_udp_port()
-        kamailio = Kamailio(self.workdir, registrar_port, PASSWORD, route_calls=True)
-        processes.append(kamailio)
-        if not self.check("kamailio is up (kamcmd answers)", kamailio.start(),
-                          f"127.0.0.1:{registrar_port}; " + " | ".join(kamailio.process.tail(5))):
+        kamailio = self.start_registrar(processes, PASSWORD)
+        if not kamailio:
             return
+        registrar_port = kamailio.port
         password_file = os.path.join(self.workdir, "gate.password")
         with open(password_file, "w", encoding="utf-8") as f:
             f.write(PASSWORD + "\n")
@@ -65,18 +62,8 @@ class Run(PhoneRun):
                              env=agent_environment())
         processes.append(gate)
 
-        confdir = os.path.join(self.workdir, "baresip")
-        recordings = os.path.join(self.workdir, "baresip-recordings")
-        os.makedirs(recordings, exist_ok=True)
-        tone = os.path.join(self.workdir, "phone-tone.wav")
-        write_tone_wav(tone, PHONE_TONE, 60)
-        baresip_config(confdir, free_port_pair(), tone, recordings)
-        with open(os.path.join(confdir, "config"), "a", encoding="utf-8") as f:
-            f.write(BARESIP_VIDEO)
-        with open(os.path.join(confdir, "accounts"), "w", encoding="utf-8") as f:
-            f.write(f"<sip:camera@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300\n")
-        phone = Baresip(confdir, self.workdir)
-        processes.append(phone)
+        phone, _ = self.start_phone(processes, f"<sip:camera@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300",
+                                    extra_config=BARESIP_VIDEO)
 
         def registered():
             dump = kamailio.dump() or ""
