@@ -9,7 +9,7 @@ struct Intercomd: AsyncParsableCommand {
         abstract: "Video intercom device agent: camera, microphone, speaker, buttons and LEDs, callable from a browser.",
         version: IntercomVersion.current,
         subcommands: [
-            RunCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, CameraTestCommand.self, BenchCommand.self,
+            RunCommand.self, StatusCommand.self, CheckCommand.self, ProbeCommand.self, ProvisionCommand.self, GPIOTestCommand.self, CameraTestCommand.self, BenchCommand.self,
             CallCommand.self, DemoCommand.self,
             VersionCommand.self,
         ],

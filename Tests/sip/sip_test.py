@@ -10,7 +10,8 @@ with another.
 Checks: (a) the good agent (and a third one with `transport = "tcp"`) reaches `registered` on /health (`sip`, no `sip_unregistered` warning, the STATUS
 line says `SIP registered`, /metrics `intercom_sip_registered 1`) and kamailio's location table (`kamcmd
 ul.dump`) holds its AOR; (b) after 300 malformed datagrams a SIPp OPTIONS to the agent's SIP port is answered 200; (c) the wrong password is
-`auth failed` on /health with `sip_unregistered`, `intercom_sip_registered 0` and one clear error line; (d)
+`auth failed` on /health with `sip_unregistered`, `intercom_sip_registered 0` and one clear error line, and
+`intercomd status` shows it (exit 4; `registered for N s` and exit 0 for the good agent); (d)
 kamailio killed (SIGKILL): the agent reports `unreachable` within its keepalive; kamailio restarted: the
 agent is `registered` again within RECOVERY_SECONDS and the new kamailio's table has the AOR (the TCP agent, whose
 connection the kill closed, too); (e) SIGINT
@@ -103,6 +104,11 @@ class Run(Checks):
                                 env=agent_environment())
         return process, metrics_port
 
+    def status(self, label):
+        """`intercomd status` with the agent's own configuration file (reads its /health)."""
+        return subprocess.run([self.intercomd_bin, "status", "--config", os.path.join(self.workdir, f"{label}.toml")],
+                              capture_output=True, text=True, timeout=15, env=agent_environment())
+
     def sip_state(self, metrics_port):
         try:
             return health(metrics_port)
@@ -163,6 +169,10 @@ class Run(Checks):
         status, samples = scrape_metrics(f"http://127.0.0.1:{good_metrics}/metrics")
         self.check("(a) /metrics intercom_sip_registered is 1", status == 200 and samples.get("intercom_sip_registered") == 1,
                    f"{samples.get('intercom_sip_registered') if status == 200 else status}")
+        status = self.status("good")
+        self.check("(a) `intercomd status` says SIP registered (with its expiry) and exits 0",
+                   status.returncode == 0 and "  SIP:      registered for " in status.stdout,
+                   f"exit {status.returncode}: {(status.stdout + status.stderr).strip()[-400:]}")
         aor = f"sip:gate-good@127.0.0.1"
         dump = kamailio.dump() or ""
         self.check("(a) kamailio's location table (kamcmd ul.dump) holds the AOR with the agent's contact",
@@ -208,6 +218,10 @@ class Run(Checks):
                    and len(wrong.find_all(r"SIP registration failed")) == 1,
                    f"{took:.1f} s: {json.dumps(report) if report else json.dumps(self.sip_state(wrong_metrics))}; "
                    f"{line.group(0)[:200] if line else 'no error line: ' + ' | '.join(wrong.tail(4))}")
+        status = self.status("wrong")
+        self.check("(c) `intercomd status` shows the wrong password as 'SIP: auth failed: …' and exits 4 (running, not registered)",
+                   status.returncode == 4 and "  SIP:      auth failed: " in status.stdout,
+                   f"exit {status.returncode}: {(status.stdout + status.stderr).strip()[-400:]}")
         status, samples = scrape_metrics(f"http://127.0.0.1:{wrong_metrics}/metrics")
         self.check("(c) /metrics intercom_sip_registered is 0 for the wrong password",
                    status == 200 and samples.get("intercom_sip_registered") == 0,
