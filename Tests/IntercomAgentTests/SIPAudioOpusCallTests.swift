@@ -94,7 +94,7 @@ extension SIPAudioCallTests {
             let endpoints = Endpoints()
             let call = try SIPAudioCall(localHost: "127.0.0.1", codecs: [.opus, .pcma], endpoints: endpoints,
                                         logger: SIPAudioCallTests.logger)
-            #expect(call.offer.contains("m=audio \(call.local.port) RTP/AVP 111 8 101\r\n"))
+            #expect(call.offer.contains("m=audio \(call.local.port) RTP/AVP 111 8 101 102\r\n"))
             try call.accept(answer: SIPAudioCallTests.offer(port: peer.port, formats: "111", rtpmaps: ["a=rtpmap:111 opus/48000/2"]))
             #expect(call.counters.codec == "opus")
             call.start(onDigit: { _ in }, onState: { _ in })
@@ -115,7 +115,7 @@ extension SIPAudioCallTests {
                                           logger: SIPAudioCallTests.logger)
             let callee = try SIPAudioCall(offer: caller.offer, localHost: "127.0.0.1", codecs: [.opus, .pcmu], srtp: .optional,
                                           endpoints: calleeEnds, logger: SIPAudioCallTests.logger)
-            #expect(callee.answer.contains(" RTP/SAVP 111 101\r\n") && callee.answer.contains("a=rtpmap:111 opus/48000/2\r\n"))
+            #expect(callee.answer.contains(" RTP/SAVP 111 102\r\n") && callee.answer.contains("a=rtpmap:111 opus/48000/2\r\n"))
             try caller.accept(answer: callee.answer)
             #expect(caller.counters.codec == "opus" && callee.counters.codec == "opus")
             #expect(caller.counters.srtp == "AES_CM_128_HMAC_SHA1_80" && callee.counters.srtp == "AES_CM_128_HMAC_SHA1_80")

@@ -96,6 +96,18 @@ struct SIPConfigTests {
         ])
     }
 
+    @Test("post_dial_digits: none unless set; DTMF keys and commas, at most 32; anything else is a problem at its line")
+    func postDialDigits() throws {
+        let sip = minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\n"
+        #expect(try sipSettings(sip).postDialDigits == "")
+        #expect(try sipSettings(sip + "post_dial_digits = \"12,,34#*A\"\n").postDialDigits == "12,,34#*A")
+        #expect(problemLines(load(sip + "post_dial_digits = \"12 34\"\n")) == [
+            "intercom.toml:11: sip.post_dial_digits: expected at most 32 of 0-9 * # A-D and , (a one-second pause), got \"12 34\"",
+        ])
+        #expect(problemLines(load(sip + "post_dial_digits = \"\(String(repeating: "1", count: 33))\"\n")).count == 1)
+        #expect(problemLines(load(sip + "post_dial_digits = \"\"\n")).count == 1)
+    }
+
     @Test("the password comes from a file or the systemd credential sip.password; an unreadable file is a problem")
     func password() throws {
         let credentials = try TemporaryDirectory()

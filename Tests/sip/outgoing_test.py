@@ -10,7 +10,8 @@ sends a 1000 Hz tone and dumps the audio it decodes (helpers shared with baresip
 Checks: (a) both register; (b) the call button sends an INVITE that kamailio relays to baresip, which answers
 automatically: the device logs the call answered; (c) two-way audio: baresip decoded the device's 440 Hz and
 the device's speaker played baresip's 1000 Hz; the INVITE offered VP8 too, baresip (a video phone here) took it
-and its snapshot of the device's video shows the test pattern; (d) 9999# typed on the phone is logged wrong and opens nothing, then 1234# opens the door once;
+and its snapshot of the device's video shows the test pattern; `[sip] post_dial_digits = "47#"` reaches baresip
+as RFC 4733 events 4 7 # in order, once each (its ctrl_tcp `CALL_DTMF_START` events); (d) 9999# typed on the phone is logged wrong and opens nothing, then 1234# opens the door once;
 (e) the hangup button ends the call with a BYE along the route set, the device logs the outgoing call answered
 and ended locally, its SIP media with packets both ways and video frames sent, and /metrics counts it with
 route="sip";
@@ -33,7 +34,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
-from phone import BARESIP_VIDEO, PhoneRun, check_snapshot, door_speaker, two_way_audio  # noqa: E402
+from phone import BARESIP_VIDEO, BaresipEvents, PhoneRun, check_snapshot, door_speaker, two_way_audio  # noqa: E402
 from calls import (LoggedProcess, agent_environment, binary_arguments,  # noqa: E402
                    scrape_metrics, start_intercom_server, write_agent_config)
 from kamailio import free_udp_port  # noqa: E402
@@ -50,6 +51,10 @@ line = "CALL"
 [gpio.buttons.hangup]
 line = "HANGUP"
 """
+
+
+# Sent by the device as RFC 4733 events once baresip answers ([sip] post_dial_digits).
+POST_DIAL_DIGITS = "47#"
 
 
 class Run(PhoneRun):
@@ -75,7 +80,7 @@ class Run(PhoneRun):
                  'call_button_cooldown = "0s"\n',
             extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
                   f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n'
-                  f'door_code_file = "{code_file}"\n{KEYS_WIRING}')
+                  f'door_code_file = "{code_file}"\npost_dial_digits = "{POST_DIAL_DIGITS}"\n{KEYS_WIRING}')
         with open(config, encoding="utf-8") as f:
             text = f.read()
         with open(config, "w", encoding="utf-8") as f:
@@ -103,7 +108,8 @@ class Run(PhoneRun):
         # A video phone: it answers the device's VP8 offer.
         phone, recordings = self.start_phone(
             processes, f"<sip:reception@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300;answermode=auto",
-            extra_config=BARESIP_VIDEO)
+            extra_config=BARESIP_VIDEO + BaresipEvents.config(events_port := free_port()))
+        events = BaresipEvents(events_port)
 
         # (a) both registered
         def registered():
@@ -137,6 +143,18 @@ class Run(PhoneRun):
         check_snapshot(self, "(c) the INVITE offers VP8 beside the audio; baresip answers it and its snapshot of the "
                        "device's video is 640x480 with the test pattern's bars",
                        self.workdir, phone, gate.find(r"SIP video: VP8 .*", mark))
+
+        # (c) the post-dial digits, as RFC 4733 events, in order, once each
+        expected = list(POST_DIAL_DIGITS)
+        keys = wait_for(lambda: (lambda k: k if len(k) >= len(expected) else None)(
+            [e.get("param") for e in events.of_type("CALL_DTMF_START")]), 10, 0.1)
+        sending = gate.find(r"SIP audio: sending keys .*", mark)
+        self.check(f"(c) [sip] post_dial_digits = \"{POST_DIAL_DIGITS}\": 1 s after the answer baresip receives "
+                   f"{' '.join(expected)} as RFC 4733 events (ctrl_tcp CALL_DTMF_START), in order, once each",
+                   keys == expected,
+                   f"baresip: {keys or [e.get('param') for e in events.of_type('CALL_DTMF_START')]}; "
+                   f"device: {sending.group(0)[:90] if sending else 'no sending line'}")
+        events.close()
 
         # (d) a wrong code, then the right one, from the called phone
         phone.type("9999#")

@@ -5,6 +5,7 @@ speaker as an ALSA `file` PCM, and baresip's snapshots of the device's video rea
 """
 
 import glob
+import json
 import math
 import os
 import re
@@ -13,6 +14,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -165,6 +167,61 @@ class Baresip(LoggedProcess):
 
     def stop(self, sig=signal.SIGTERM, clean_within=5, kill_after=5):
         return super().stop(sig, clean_within, kill_after)
+
+
+class BaresipEvents:
+    """baresip's event stream from its ctrl_tcp module (netstrings of JSON, `{"event":true,"type":…,"param":…}`),
+    read on a thread: how the tests see what baresip prints nowhere, e.g. the RFC 4733 keys it received
+    (`CALL_DTMF_START`). The phone's config needs `BaresipEvents.config(port)`."""
+
+    @staticmethod
+    def config(port):
+        return f"module_app ctrl_tcp.so\nctrl_tcp_listen 127.0.0.1:{port}\n"
+
+    def __init__(self, port, timeout=10):
+        import socket
+        import threading
+        self.events, self.lock = [], threading.Lock()
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.socket = socket.create_connection(("127.0.0.1", port), timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.socket.settimeout(None)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buffer = b""
+        while True:
+            try:
+                chunk = self.socket.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b":" in buffer:
+                length, rest = buffer.split(b":", 1)
+                if not length.isdigit() or len(rest) < int(length) + 1:
+                    break
+                body, buffer = rest[:int(length)], rest[int(length) + 1:]
+                try:
+                    event = json.loads(body)
+                except ValueError:
+                    continue
+                with self.lock:
+                    self.events.append(event)
+
+    def of_type(self, kind):
+        with self.lock:
+            return [event for event in self.events if event.get("type") == kind]
+
+    def close(self):
+        self.socket.close()
 
 
 BARESIP_VIDEO = """module vp8.so

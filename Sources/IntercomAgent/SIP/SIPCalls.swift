@@ -20,12 +20,15 @@ final class SIPCalls: Sendable {
     let srtp: SIPSRTPMode
     /// `[sip] codecs`: the audio codecs a call's answer chooses from and the call button's calls offer, in order.
     let codecs: [SIPAudioCodec]
+    /// `[sip] post_dial_digits`: keys sent as RFC 4733 events once a call the device placed is answered.
+    let postDialDigits: String
     private let dialogs = Mutex<[String: any SIPRoomDialog]>([:])
     private let logger: Logger
 
     init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
-         srtp: SIPSRTPMode, codecs: [SIPAudioCodec], logger: Logger) {
+         srtp: SIPSRTPMode, codecs: [SIPAudioCodec], postDialDigits: String = "", logger: Logger) {
         self.srtp = srtp
+        self.postDialDigits = postDialDigits
         self.codecs = codecs
         self.media = media
         self.coordinator = coordinator

@@ -15,10 +15,15 @@ final class SIPOutgoingCallMedia: CallMediaSession {
     private let started = Mutex(false)
     private let video = Mutex<SIPVideoStream?>(nil)
     private let media: MediaService
+    /// Keys for the callee (an extension behind a PBX's auto attendant), sent `postDialLead` after the answer.
+    private let postDialDigits: String
+    /// Long enough for an auto attendant to start listening after it picked up.
+    static let postDialLead = Duration.seconds(1)
 
-    init(dialog: SIPOutgoingDialog, media: MediaService, logger: Logger) {
+    init(dialog: SIPOutgoingDialog, media: MediaService, postDialDigits: String = "", logger: Logger) {
         self.dialog = dialog
         self.media = media
+        self.postDialDigits = postDialDigits
         self.logger = logger
     }
 
@@ -45,6 +50,7 @@ final class SIPOutgoingCallMedia: CallMediaSession {
         let dialog = self.dialog, logger = self.logger, sessionID = dialog.sessionID
         call.start(onDigit: { key in dialog.key(key) },
                    onState: { audioState in logger.info("SIP audio: \(audioState)", metadata: ["session": "\(sessionID)"]) })
+        if !postDialDigits.isEmpty { call.send(keys: postDialDigits, lead: Self.postDialLead) }
         videoStream?.start()
         state(.up)
     }

@@ -41,7 +41,7 @@ actor SIPOutgoingDialog: SIPRoomDialog {
     }
 
     nonisolated func mediaSession() -> any CallMediaSession {
-        SIPOutgoingCallMedia(dialog: self, media: calls.media, logger: logger)
+        SIPOutgoingCallMedia(dialog: self, media: calls.media, postDialDigits: calls.postDialDigits, logger: logger)
     }
 
     // MARK: RoomConnection

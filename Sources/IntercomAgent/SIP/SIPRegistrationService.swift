@@ -38,7 +38,8 @@ public final class SIPRegistrationService: Service {
             }
         }
         calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode,
-                         srtp: SIPSRTPMode(settings.srtp), codecs: settings.codecs.map(SIPAudioCodec.init), logger: logger)
+                         srtp: SIPSRTPMode(settings.srtp), codecs: settings.codecs.map(SIPAudioCodec.init),
+                         postDialDigits: settings.postDialDigits, logger: logger)
         self.logger = logger
         self.status = status
         self.coordinator = coordinator

@@ -47,6 +47,9 @@ public struct SIPSettings: Sendable, Equatable {
     /// Offered (calls placed) and chosen from an offer (calls taken) in this order; G.711 only unless set,
     /// as before Opus was added.
     public var codecs: [Codec] = [.pcmu, .pcma]
+    /// Keys (0–9, `*`, `#`, A–D; `,` waits a second; at most 32) sent as RFC 4733 telephone-events one second
+    /// after a call the device placed is answered: an extension behind a PBX's auto attendant. Empty: none.
+    public var postDialDigits = ""
 
     public static let defaultRegistrarPort = 5060
 
@@ -76,6 +79,13 @@ public struct SIPSettings: Sendable, Equatable {
         allow = Self.allowList(reader)
         srtp = reader.choice("srtp") ?? srtp
         codecs = Self.codecList(reader) ?? codecs
+        if let digits = reader.string("post_dial_digits") {
+            if Self.isPostDialDigits(digits) {
+                postDialDigits = digits
+            } else {
+                reader.report("post_dial_digits", "expected at most 32 of 0-9 * # A-D and , (a one-second pause), got \"\(digits.prefix(40))\"")
+            }
+        }
         switch secrets.locate(reader.string("door_code_file"), credential: "sip.door-code", reader: reader, key: "door_code_file") {
         case .found(let path):
             doorCodeFile = path
@@ -86,6 +96,11 @@ public struct SIPSettings: Sendable, Equatable {
             doorCodeFile = nil
         }
         reader.rejectUnknownKeys()
+    }
+
+    /// `post_dial_digits`: 1 to 32 DTMF keys or `,`.
+    static func isPostDialDigits(_ text: String) -> Bool {
+        (1...32).contains(text.count) && text.allSatisfy { "0123456789*#ABCDabcd,".contains($0) }
     }
 
     /// A door code file's text: 4 to 32 digits or `*` (`#` submits it), then at most a line end.

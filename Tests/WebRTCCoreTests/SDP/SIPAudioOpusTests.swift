@@ -68,12 +68,34 @@ struct SIPAudioOpusTests {
     @Test func theOfferListsOurCodecsInOrderWithOpusUnder111() throws {
         let offerer = SIPAudioOfferer(codecs: [.opus, .pcmu, .pcma], address: "192.0.2.10", port: 40000, sessionID: "1")
         let text = offerer.offer.serialized()
-        #expect(text.contains("m=audio 40000 RTP/AVP 111 0 8 101\r\n"))
+        #expect(text.contains("m=audio 40000 RTP/AVP 111 0 8 101 102\r\n"))
+        #expect(text.contains("a=rtpmap:101 telephone-event/8000\r\n") && text.contains("a=rtpmap:102 telephone-event/48000\r\n"))
         #expect(text.contains("a=rtpmap:111 opus/48000/2\r\n") && text.contains("a=fmtp:111 useinbandfec=1\r\n"))
         let pcmaFirst = SIPAudioOfferer(codecs: [.pcma, .opus], address: "192.0.2.10", port: 40000, sessionID: "1")
-        #expect(pcmaFirst.offer.serialized().contains("m=audio 40000 RTP/AVP 8 111 101\r\n"))
+        #expect(pcmaFirst.offer.serialized().contains("m=audio 40000 RTP/AVP 8 111 101 102\r\n"))
         let g711 = SIPAudioOfferer(address: "192.0.2.10", port: 40000, sessionID: "1")
         #expect(g711.offer.serialized().contains("m=audio 40000 RTP/AVP 0 8 101\r\n") && !g711.offer.serialized().contains("opus"))
+    }
+
+    @Test func telephoneEventAtTheCodecsClockRateIsPreferredElse8000() throws {
+        // RFC 4733 §2.1: beside Opus, telephone-event/48000 when offered; else the /8000 one phones offer.
+        let both = try offer(formats: "98 0 101 102", rtpmaps: linphone + ["a=rtpmap:102 telephone-event/48000"])
+        let opus = try answerer([.opus, .pcmu]).answer(both)
+        #expect(opus.telephoneEventPayloadType == 102 && opus.telephoneEventClockRate == 48000)
+        #expect(opus.session.serialized().contains("m=audio 40000 RTP/AVP 98 102\r\n"))
+        #expect(opus.session.serialized().contains("a=rtpmap:102 telephone-event/48000\r\n"))
+        let pcmu = try answerer([.pcmu]).answer(both)
+        #expect(pcmu.telephoneEventPayloadType == 101 && pcmu.telephoneEventClockRate == 8000)
+        let only8000 = try answerer([.opus]).answer(offer(formats: "98 101", rtpmaps: linphone))
+        #expect(only8000.telephoneEventPayloadType == 101 && only8000.telephoneEventClockRate == 8000)
+        // G.711 never takes the 48 kHz one.
+        let only48000 = try answerer([.pcmu]).answer(offer(formats: "0 102", rtpmaps: ["a=rtpmap:102 telephone-event/48000"]))
+        #expect(only48000.telephoneEventPayloadType == nil)
+        // Our own Opus offer reads an answer's telephone-event/48000.
+        let offerer = SIPAudioOfferer(codecs: [.opus, .pcmu], address: "192.0.2.10", port: 40000, sessionID: "1")
+        let read = try offerer.accept(offer(formats: "111 102", rtpmaps: ["a=rtpmap:111 opus/48000/2",
+                                                                        "a=rtpmap:102 telephone-event/48000"]))
+        #expect(read.telephoneEventPayloadType == 102 && read.telephoneEventClockRate == 48000)
     }
 
     @Test func anOpusAnswerIsReadWithItsPayloadType() throws {

@@ -5,7 +5,7 @@ import Synchronization
 import WebRTCCore
 
 /// The audio of one SIP call (issue #18): RTP/AVP with PCMU, PCMA or Opus (RFC 7587), or RTP/SAVP with SDES keys (RFC 4568)
-/// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in. One thread named `sip-rtp` polls the
+/// as `srtp` allows, symmetric RTP (RFC 4961) and RFC 4733 digits in and out (`send(keys:)`). One thread named `sip-rtp` polls the
 /// call's RTP socket and a wakeup pipe; the microphone's frames wake it (so an idle call costs nothing), and
 /// it sends one 20 ms packet per frame.
 /// RTCP (SR/RR and SDES, RFC 3550 §6) goes from the odd port above every `rtcpInterval`.
@@ -38,6 +38,8 @@ public final class SIPAudioCall: Sendable {
 
     struct Inbox {
         var frames: [SIPMicrophoneFrame] = []
+        /// Keys to send as RFC 4733 events (`send(keys:)`), with the audio to let through first.
+        var keys: [(keys: String, lead: Duration)] = []
         var stopping = false
     }
 
@@ -181,6 +183,18 @@ public final class SIPAudioCall: Sendable {
         }
     }
 
+    /// Sends `keys` (0–9, `*`, `#`, A–D; `,` pauses 1 s) as RFC 4733 telephone-events after `lead` of audio, in
+    /// the place of audio packets (`SIPDigitSender`), on the `sip-rtp` thread. Needs telephone-event negotiated at
+    /// the codec's clock rate; otherwise nothing is sent and a warning says why.
+    public func send(keys: String, lead: Duration = .zero) {
+        let queued = inbox.withLock { inbox -> Bool in
+            guard !inbox.stopping else { return false }
+            inbox.keys.append((keys, lead))
+            return true
+        }
+        if queued { wakeup.wake() }
+    }
+
     /// Counters for the log line and tests.
     public var counters: SIPAudioCounters { shared.withLock { $0 } }
 
@@ -206,7 +220,7 @@ public final class SIPAudioCall: Sendable {
             "codec": "\(counters.codec)", "srtp": "\(counters.srtp)", "srtpFailed": "\(counters.srtpFailed)",
             "srtcpFailed": "\(counters.srtcpFailed)", "packetsSent": "\(counters.packetsSent)",
             "packetsReceived": "\(counters.packetsReceived)", "packetsDropped": "\(counters.packetsDropped)",
-            "digits": "\(counters.digitsReceived)", "remote": "\(counters.remote)",
+            "digits": "\(counters.digitsReceived)", "digitsSent": "\(counters.digitsSent)", "remote": "\(counters.remote)",
             "rtcpSent": "\(counters.rtcpSent)", "rtcpReceived": "\(counters.rtcpReceived)",
             "receivedLevel": "\(String(format: "%.1f", counters.receivedLevel)) dBFS",
         ])

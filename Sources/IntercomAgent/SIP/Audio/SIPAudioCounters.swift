@@ -18,6 +18,8 @@ public struct SIPAudioCounters: Sendable, Equatable {
     /// the clear, which lands here.
     public var srtcpFailed = 0
     public var digitsReceived = 0
+    /// Key presses sent in full as RFC 4733 events (`SIPAudioCall.send(keys:)`).
+    public var digitsSent = 0
     /// Compound RTCP reports sent and received (on the odd port).
     public var rtcpSent = 0
     public var rtcpReceived = 0

@@ -43,6 +43,9 @@ struct SIPRTPLoop {
     private var rtcpBroken = false
     private var nextReport: Duration
     private var payloadOctetsSent = 0
+    /// RFC 4733 events out, in the place of audio packets; nil when the answer has no telephone-event at the
+    /// codec's clock rate (events must share the audio's RTP clock, §2.1).
+    private var digits: SIPDigitSender?
     /// Received audio is measured over this many samples (1 s at 8 kHz) before `receivedLevel` changes.
     static let levelWindow = 8000
 
@@ -58,6 +61,9 @@ struct SIPRTPLoop {
             : G711Packetizer(codec: negotiated.codec, payloadType: negotiated.payloadType)
         receiver = SIPRTPReceiver(codec: negotiated.codec, audioPayloadType: negotiated.payloadType,
                                   telephoneEventPayloadType: negotiated.telephoneEventPayloadType)
+        if let payloadType = negotiated.telephoneEventPayloadType, negotiated.telephoneEventClockRate == negotiated.codec.clockRate {
+            digits = SIPDigitSender(payloadType: payloadType, clockRate: negotiated.telephoneEventClockRate)
+        }
         destination = call.offered
         reporter = SIPRTCPReporter(ssrc: packetizer.ssrc, cname: "intercom-\(String(packetizer.ssrc, radix: 16))")
         rtcpDestination = call.offeredRTCP
@@ -83,11 +89,15 @@ struct SIPRTPLoop {
                 return
             }
             if descriptors[1].revents != 0 { call.wakeup.drain() }
-            let (frames, stopping) = call.inbox.withLock { inbox in
-                defer { inbox.frames = [] }
-                return (inbox.frames, inbox.stopping)
+            let (frames, keys, stopping) = call.inbox.withLock { inbox in
+                defer {
+                    inbox.frames = []
+                    inbox.keys = []
+                }
+                return (inbox.frames, inbox.keys, inbox.stopping)
             }
             if stopping { return }
+            for (keys, lead) in keys { queue(keys, lead: lead) }
             for frame in frames { send(frame) }
             if descriptors[0].revents != 0 { receiveAll() }
             if descriptors[2].revents != 0 { receiveRTCP() }
@@ -159,10 +169,26 @@ struct SIPRTPLoop {
         onState(.silent(seconds: seconds))
     }
 
+    private mutating func queue(_ keys: String, lead: Duration) {
+        guard digits != nil else {
+            let negotiated = call.negotiated
+            call.logger.warning("SIP audio: keys \"\(keys)\" not sent: the peer accepted no telephone-event at \(negotiated.codec.encodingName)'s clock rate (RFC 4733)",
+                                metadata: ["telephoneEvent": "\(negotiated.telephoneEventPayloadType.map { "\($0)/\(negotiated.telephoneEventClockRate)" } ?? "-")"])
+            return
+        }
+        digits?.enqueue(keys, lead: lead)
+        call.logger.info("SIP audio: sending keys \"\(keys)\" as RFC 4733 events after \(lead)")
+    }
+
     private mutating func send(_ frame: SIPMicrophoneFrame) {
         let datagrams = packetizer.packets(for: frame)
         guard let destination else { return }
-        for datagram in datagrams {
+        for audio in datagrams {
+            var datagram = audio
+            if let before = digits?.sent, digits?.isBusy == true {
+                datagram = digits?.place(audio) ?? audio
+                if let after = digits?.sent, after != before { call.shared.withLock { $0.digitsSent = after } }
+            }
             guard let wire = protect(datagram, rtcp: false) else { continue }
             do {
                 try call.socket.send(wire, to: destination)

@@ -1,6 +1,7 @@
 /// Answers the SDP offer of a plain SIP audio call (RFC 3264 offer/answer over RTP/AVP, RFC 3551, or RTP/SAVP
 /// with SDES keys, RFC 4568, as `srtp` allows): one audio stream, the first codec of `preference` the offer
-/// carries (PCMU, PCMA or Opus, RFC 7587), and telephone-event/8000 (RFC 4733 §7.1.1) when offered. Parsing and writing go through
+/// carries (PCMU, PCMA or Opus, RFC 7587), and telephone-event (RFC 4733 §7.1.1) when offered: at the codec's
+/// clock rate when the offer has it (§2.1; telephone-event/48000 beside Opus), else telephone-event/8000. Parsing and writing go through
 /// `SessionDescription`.
 ///
 /// With `srtp` optional or mandatory an RTP/SAVP section is preferred to an RTP/AVP one; it is answered with
@@ -37,8 +38,10 @@ public struct SIPAudioAnswerer: Sendable {
         public var session: SessionDescription
         public var codec: SIPAudioCodec
         public var payloadType: UInt8
-        /// The offer's telephone-event/8000 payload type, when it had one.
+        /// The offer's telephone-event payload type, when it had one.
         public var telephoneEventPayloadType: UInt8?
+        /// Its clock rate: the codec's (RFC 4733 §2.1) or 8000.
+        public var telephoneEventClockRate: UInt32
         /// Where to send RTP.
         public var remoteAddress: String
         public var remotePort: UInt16
@@ -48,11 +51,13 @@ public struct SIPAudioAnswerer: Sendable {
         public var srtp: SIPSRTPKeys?
 
         public init(session: SessionDescription, codec: SIPAudioCodec, payloadType: UInt8, telephoneEventPayloadType: UInt8?,
-                    remoteAddress: String, remotePort: UInt16, direction: MediaDirection, srtp: SIPSRTPKeys? = nil) {
+                    telephoneEventClockRate: UInt32 = 8000, remoteAddress: String, remotePort: UInt16,
+                    direction: MediaDirection, srtp: SIPSRTPKeys? = nil) {
             self.session = session
             self.codec = codec
             self.payloadType = payloadType
             self.telephoneEventPayloadType = telephoneEventPayloadType
+            self.telephoneEventClockRate = telephoneEventClockRate
             self.remoteAddress = remoteAddress
             self.remotePort = remotePort
             self.direction = direction
@@ -88,7 +93,7 @@ public struct SIPAudioAnswerer: Sendable {
             guard let remote = Self.connectionAddress(section: section, session: offer) else {
                 throw .missingConnectionAddress
             }
-            let telephoneEvent = section.payloads.first { $0.rtpmap?.matches("telephone-event", clockRate: 8000) == true }
+            let telephoneEvent = Self.telephoneEvent(in: section, for: codec)
             let direction = section.effectiveDirection.reversed
             var chosen = MediaDescription(kind: .audio, port: port, transportProtocol: keys == nil ? "RTP/AVP" : "RTP/SAVP",
                                           direction: direction)
@@ -97,8 +102,8 @@ public struct SIPAudioAnswerer: Sendable {
                                                 parameters: codec.formatParameters)]
             if let telephoneEvent {
                 chosen.payloads.append(RTPPayloadFormat(
-                    payloadType: telephoneEvent.payloadType,
-                    rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15"))
+                    payloadType: telephoneEvent.format.payloadType,
+                    rtpmap: RTPMap(encodingName: "telephone-event", clockRate: telephoneEvent.clockRate), parameters: "0-15"))
             }
             // RFC 4568 §7.1.1: exactly one crypto line in the answer, with the accepted tag and suite.
             let crypto = keys.map { [SDPCrypto(tag: $0.tag, suite: $0.suite, keySalt: $0.local).attribute] } ?? []
@@ -114,7 +119,8 @@ public struct SIPAudioAnswerer: Sendable {
                 sessionName: "-", otherLines: [SDPLine(type: "c", value: "IN \(addressType) \(address)")], media: media)
             return Answer(
                 session: session, codec: codec, payloadType: format.payloadType,
-                telephoneEventPayloadType: telephoneEvent?.payloadType, remoteAddress: remote, remotePort: section.port,
+                telephoneEventPayloadType: telephoneEvent?.format.payloadType,
+                telephoneEventClockRate: telephoneEvent?.clockRate ?? 8000, remoteAddress: remote, remotePort: section.port,
                 direction: direction, srtp: keys)
         }
         if let unusableCrypto { throw .noUsableCrypto(offered: unusableCrypto) }
@@ -130,6 +136,17 @@ public struct SIPAudioAnswerer: Sendable {
             let fields = (attribute.value ?? "").split(separator: " ")
             return fields.count > 1 ? String(fields[1].prefix(40)) : "?"
         }
+    }
+
+    /// The section's telephone-event at `codec`'s clock rate (RFC 4733 §2.1), else at 8000 (what most phones
+    /// offer beside any codec).
+    static func telephoneEvent(in section: MediaDescription, for codec: SIPAudioCodec) -> (format: RTPPayloadFormat, clockRate: UInt32)? {
+        for clockRate in [codec.clockRate, 8000] {
+            if let format = section.payloads.first(where: { $0.rtpmap?.matches("telephone-event", clockRate: clockRate) == true }) {
+                return (format, clockRate)
+            }
+        }
+        return nil
     }
 
     private func choose(in section: MediaDescription) -> (SIPAudioCodec, RTPPayloadFormat)? {

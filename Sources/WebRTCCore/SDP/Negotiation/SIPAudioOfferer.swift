@@ -1,7 +1,7 @@
 /// The offer of a plain SIP audio call the device places (RFC 3264 §5 over RTP/AVP, RFC 3551) and the reading
 /// of its answer (§6, §6.1): one sendrecv audio stream with our codecs (G.711 under their static payload
 /// types, Opus under 111 as `opus/48000/2`, RFC 7587 §7) in preference order,
-/// telephone-event/8000 (RFC 4733 §7.1.1) and ptime 20.
+/// telephone-event/8000 (RFC 4733 §7.1.1; with Opus also telephone-event/48000, §2.1) and ptime 20.
 ///
 /// With `srtp` mandatory the stream is RTP/SAVP with two crypto lines of fresh keys, AES_CM_128_HMAC_SHA1_80
 /// (tag 1) then _32 (tag 2) (RFC 4568 §7.1.1: in order of preference). Optional and off offer RTP/AVP: an
@@ -15,8 +15,9 @@ public struct SIPAudioOfferer: Sendable {
     public var sessionID: String
     /// Our crypto lines (empty unless `srtp` is mandatory); the answer picks one by tag.
     public let cryptos: [SDPCrypto]
-    /// A dynamic payload type for telephone-event (RFC 3551 §6: 96–127).
+    /// Dynamic payload types for telephone-event (RFC 3551 §6: 96–127) at 8 and (with Opus) 48 kHz.
     public static let telephoneEventPayloadType: UInt8 = 101
+    public static let wideTelephoneEventPayloadType: UInt8 = 102
 
     public init(codecs: [SIPAudioCodec] = [.pcmu, .pcma], address: String, port: UInt16, sessionID: String,
                 srtp: SIPSRTPMode = .off) {
@@ -37,6 +38,9 @@ public struct SIPAudioOfferer: Sendable {
             RTPPayloadFormat(payloadType: codec.offeredPayloadType, rtpmap: codec.rtpmap, parameters: codec.formatParameters)
         } + [RTPPayloadFormat(payloadType: Self.telephoneEventPayloadType,
                               rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 8000), parameters: "0-15")]
+          + (codecs.contains(.opus) ? [RTPPayloadFormat(payloadType: Self.wideTelephoneEventPayloadType,
+                                                          rtpmap: RTPMap(encodingName: "telephone-event", clockRate: 48000),
+                                                          parameters: "0-15")] : [])
         audio.otherAttributes = cryptos.map(\.attribute) + [SDPAttribute(name: "ptime", value: "20")]
         let addressType = address.contains(":") ? "IP6" : "IP4"
         return SessionDescription(
@@ -71,10 +75,11 @@ public struct SIPAudioOfferer: Sendable {
         guard let remote = SIPAudioAnswerer.connectionAddress(section: section, session: answer) else {
             throw .missingConnectionAddress
         }
-        let telephoneEvent = section.payloads.first { $0.rtpmap?.matches("telephone-event", clockRate: 8000) == true }
+        let telephoneEvent = SIPAudioAnswerer.telephoneEvent(in: section, for: codec)
         return SIPAudioAnswerer.Answer(
             session: offer, codec: codec, payloadType: format.payloadType,
-            telephoneEventPayloadType: telephoneEvent?.payloadType, remoteAddress: remote, remotePort: section.port,
+            telephoneEventPayloadType: telephoneEvent?.format.payloadType,
+            telephoneEventClockRate: telephoneEvent?.clockRate ?? 8000, remoteAddress: remote, remotePort: section.port,
             direction: section.effectiveDirection.reversed, srtp: keys)
     }
 
