@@ -459,6 +459,12 @@ class Run(Checks):
                    code == 0 and flood_seconds < 20 and exit_code == 0 and answered == answered_before + 1,
                    f"sipp exit {code} after {flood_seconds:.1f} s {said[-120:] if code else ''}; intercomd call exit {exit_code}; "
                    f"answered WebRTC calls {answered} (before: {answered_before})")
+        line = gate.find(r"call incoming [^:]*: answered\(.*", since=mark)
+        suppressed = gate.find(r"suppressed \d+ messages from intercomd in the last minute", since=mark)
+        self.check("(d) the flood's lines are rate-limited, the WebRTC call's outcome line is not (answered calls log "
+                   "under their own label)",
+                   line is not None, (line.group(0)[:150] if line else "no 'answered' outcome line for the WebRTC call")
+                   + f"; {suppressed.group(0) if suppressed else 'no suppression summary yet'}")
         busy = samples.get(BUSY_SIP) if status == 200 else None
         self.check("(d) /metrics counts the 201 SIP calls refused busy during the WebRTC call (one, then the flood of 200; "
                    "the log is rate-limited, the counter is not)",

@@ -44,6 +44,10 @@ public actor CallCoordinator {
     /// Says received texts on the speaker (`[audio] speak_messages`); nil when off.
     private let messageSpeaker: MessageSpeaker?
     private let logger: Logger
+    /// The outcome lines of answered calls, under their own label (`<label>.calls`) and so their own log budget:
+    /// only real calls reach them, so a flood of refused INVITEs or rows (whose lines spend the main label's
+    /// budget) cannot drop the line of the call it interrupted.
+    private let answeredCallsLogger: Logger
     /// The call in progress as the visitor log knows it: its ticket and what identifies its summary.
     private var visit: (ticket: UInt64, direction: CallDirection, remoteID: String, sessionID: String?)?
     private var visitTickets: UInt64 = 0
@@ -84,6 +88,9 @@ public actor CallCoordinator {
         self.allowedSignalHosts = allowedSignalHosts
         self.metrics = metrics
         self.logger = logger
+        var answeredCallsLogger = Logger(label: logger.label + ".calls")
+        answeredCallsLogger.logLevel = logger.logLevel
+        self.answeredCallsLogger = answeredCallsLogger
         (inbox, inboxSink) = AsyncStream.makeStream()
     }
 
@@ -414,7 +421,8 @@ public actor CallCoordinator {
             timers.removeValue(forKey: timer)?.cancel()
         case .logCallOutcome(let summary):
             let spoke = summary.sessionID.flatMap { callerSpoke.removeValue(forKey: $0) }
-            logger.notice("call \(summary.direction) \(summary.remoteTitle): \(summary.outcome)", metadata: [
+            (summary.outcome.wasAnswered ? answeredCallsLogger : logger).notice(
+                "call \(summary.direction) \(summary.remoteTitle): \(summary.outcome)", metadata: [
                 "session": "\(summary.sessionID ?? "-")", "ringToAnswer": "\(summary.ringToAnswer.map { "\($0)" } ?? "-")",
                 "setup": "\(summary.setupTime.map { "\($0)" } ?? "-")", "talk": "\(summary.talkTime.map { "\($0)" } ?? "-")",
                 "callerSpoke": "\(spoke.map { String(format: "%.1f s", $0) } ?? "-")",
