@@ -108,6 +108,14 @@ struct SIPConfigTests {
         #expect(problemLines(load(sip + "post_dial_digits = \"\"\n")).count == 1)
     }
 
+    @Test("video: on unless set to false; not a boolean is a problem at its line")
+    func video() throws {
+        let sip = minimalConfig + "[sip]\nregistrar = \"pbx\"\nuser = \"a\"\n"
+        #expect(try sipSettings(sip).video)
+        #expect(try !sipSettings(sip + "video = false\n").video)
+        #expect(problemLines(load(sip + "video = \"no\"\n")) == ["intercom.toml:11: sip.video: expected true or false, got string"])
+    }
+
     @Test("the password comes from a file or the systemd credential sip.password; an unreadable file is a problem")
     func password() throws {
         let credentials = try TemporaryDirectory()

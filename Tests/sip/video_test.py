@@ -9,7 +9,8 @@ snapshot module saves a PNG on `/snapshot` (snapshot-recv-….png).
 Checks: (a) both register; (b) baresip's call with audio and video is established, the device answers VP8
 (its log names the video stream); (c) baresip saves a snapshot of the device's video: a PNG of 640x480
 (read from its IHDR) whose colour bars are the test pattern's; (d) after the hangup the device's video counters show frames sent (≥ 5 s at ≥ 10 fps)
-and baresip's video received (≥ 20 packets), and the audio still flowed both ways; (e) the device still runs.
+and baresip's video received (≥ 20 packets), and the audio still flowed both ways; (e) a second device with
+`[sip] video = false` answers the same call with audio only (no video stream, audio in); (f) both still run.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: video_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
@@ -61,16 +62,26 @@ class Run(PhoneRun):
         gate = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent-gate",
                              env=agent_environment())
         processes.append(gate)
+        # The same device with `[sip] video = false` (for PBXs that refuse video): audio only, video refused.
+        door_config = write_agent_config(
+            os.path.join(self.workdir, "door.toml"), base, "SIP audio-only door", 52.52, 13.405,
+            os.path.join(self.workdir, "state-door"), free_port(),
+            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "door"\n'
+                  f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\nvideo = false\n')
+        door = LoggedProcess([self.intercomd_bin, "run", "--config", door_config], self.workdir, "agent-door",
+                             env=agent_environment())
+        processes.append(door)
 
         phone, _ = self.start_phone(processes, f"<sip:camera@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300",
                                     extra_config=BARESIP_VIDEO)
 
         def registered():
             dump = kamailio.dump() or ""
-            contacts = [re.search(p, dump) for p in (r"sip:gate@127\.0\.0\.1:\d+", r"sip:camera[^@>\s]*@127\.0\.0\.1:\d+")]
+            contacts = [re.search(p, dump) for p in (r"sip:gate@127\.0\.0\.1:\d+", r"sip:door@127\.0\.0\.1:\d+",
+                                                      r"sip:camera[^@>\s]*@127\.0\.0\.1:\d+")]
             return ", ".join(c.group(0) for c in contacts) if all(contacts) else None
         dump = wait_for(registered, 20, 0.2)
-        if not self.check("(a) the device (gate) and baresip (camera) register with kamailio", dump,
+        if not self.check("(a) the devices (gate, door) and baresip (camera) register with kamailio", dump,
                           f"contacts {dump}" if dump else "gate: " + " | ".join(gate.tail(3))
                           + "; baresip: " + " | ".join(phone.tail(4, stdout=True))):
             return
@@ -102,7 +113,24 @@ class Run(PhoneRun):
                    and audio_in and int(audio_in.group(1)) >= 100,
                    (text[:300] if text else "no 'SIP video ended' line: " + " | ".join(gate.tail(5)))
                    + f"; audio packets received {audio_in.group(1) if audio_in else '?'}")
-        self.check("(e) the device still runs", gate.process.poll() is None, " | ".join(gate.tail(3)))
+
+        # (e) the audio-only device: baresip's audio + VP8 call is answered with audio alone
+        mark, door_mark = phone.lines(), door.mark()
+        phone.type(f"/dial sip:door@127.0.0.1:{registrar_port}\n")
+        established = wait_for(lambda: phone.said(r"[Cc]all established.*", mark), 15, 0.1)
+        time.sleep(3)
+        phone.type("/hangup\n")
+        audio = wait_for(lambda: door.find(r"SIP media ended: .*", door_mark), 10, 0.1)
+        audio_in = re.search(r"packetsReceived: (\d+)", audio.group(0)) if audio else None
+        video_line = door.find(r"SIP video.*", door_mark)
+        self.check("(e) with [sip] video = false the same audio + VP8 call is answered with audio only: no video stream "
+                   "on the device, audio both ways (≥ 100 packets in)",
+                   established and audio_in and int(audio_in.group(1)) >= 100 and video_line is None,
+                   (established.group(0)[:60] if established else "not established: " + " | ".join(phone.tail(4, stdout=True)))
+                   + f"; {video_line.group(0)[:100] if video_line else 'no SIP video line'}; "
+                   + (audio.group(0)[:160] if audio else "no 'SIP media ended' line: " + " | ".join(door.tail(4))))
+        self.check("(f) the devices still run", gate.process.poll() is None and door.process.poll() is None,
+                   " | ".join(gate.tail(2) + door.tail(2)))
 
 
 def main():

@@ -21,9 +21,13 @@ final class SIPCallMedia: CallMediaSession {
     private let srtp: SIPSRTPMode
     /// `[sip] codecs` for the answer, in our order of preference.
     private let codecs: [SIPAudioCodec]
+    /// `[sip] video`: false refuses every video section (port 0, as the audio answer writes it).
+    private let answersVideo: Bool
 
-    init(dialog: SIPIncomingDialog, media: MediaService, srtp: SIPSRTPMode, codecs: [SIPAudioCodec], logger: Logger) {
+    init(dialog: SIPIncomingDialog, media: MediaService, srtp: SIPSRTPMode, codecs: [SIPAudioCodec], video: Bool = true,
+         logger: Logger) {
         self.dialog = dialog
+        answersVideo = video
         self.media = media
         self.srtp = srtp
         self.codecs = codecs
@@ -60,7 +64,7 @@ final class SIPCallMedia: CallMediaSession {
     /// The answer with VP8 video where the offer has some we can answer (`SIPVideoAnswerer`), and the video's
     /// stream; else the audio answer alone (the offer's video refused with port 0), and no stream.
     private func videoAnswer(offer: String, audioAnswer: String, host: String) -> (String, SIPVideoStream?) {
-        guard let offered = try? SessionDescription(parsing: offer), SIPVideoAnswerer(port: 0).answer(offered) != nil,
+        guard answersVideo, let offered = try? SessionDescription(parsing: offer), SIPVideoAnswerer(port: 0).answer(offered) != nil,
               let answered = try? SessionDescription(parsing: audioAnswer)
         else { return (audioAnswer, nil) }
         do {

@@ -22,12 +22,15 @@ final class SIPCalls: Sendable {
     let codecs: [SIPAudioCodec]
     /// `[sip] post_dial_digits`: keys sent as RFC 4733 events once a call the device placed is answered.
     let postDialDigits: String
+    /// `[sip] video`: VP8 answered and offered beside the audio; false: audio only.
+    let video: Bool
     private let dialogs = Mutex<[String: any SIPRoomDialog]>([:])
     private let logger: Logger
 
     init(media: MediaService, coordinator: CallCoordinator, allowed: [String], doorCode: DoorCodePolicy.Configuration?,
-         srtp: SIPSRTPMode, codecs: [SIPAudioCodec], postDialDigits: String = "", logger: Logger) {
+         srtp: SIPSRTPMode, codecs: [SIPAudioCodec], postDialDigits: String = "", video: Bool = true, logger: Logger) {
         self.srtp = srtp
+        self.video = video
         self.postDialDigits = postDialDigits
         self.codecs = codecs
         self.media = media
@@ -69,7 +72,7 @@ final class SIPCalls: Sendable {
             return .failed(reason: "no RTP port for the SIP call: \(error)")
         }
         let callID = Self.newCallID()
-        let dialog = SIPOutgoingDialog(callID: callID, target: uri, offer: SIPOutgoingOffer(audio: audio, logger: logger),
+        let dialog = SIPOutgoingDialog(callID: callID, target: uri, offer: SIPOutgoingOffer(audio: audio, video: video, logger: logger),
                                        agent: agent, calls: self, logger: logger)
         dialogs.withLock { $0[callID] = dialog }
         return .created(rowID: dialog.sessionID, sessionID: dialog.sessionID,

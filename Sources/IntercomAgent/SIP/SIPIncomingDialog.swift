@@ -44,7 +44,7 @@ actor SIPIncomingDialog: SIPRoomDialog {
 
     /// The call's media: the offer answered with G.711 on an RTP socket of its own.
     nonisolated func mediaSession() -> any CallMediaSession {
-        SIPCallMedia(dialog: self, media: calls.media, srtp: calls.srtp, codecs: calls.codecs, logger: logger)
+        SIPCallMedia(dialog: self, media: calls.media, srtp: calls.srtp, codecs: calls.codecs, video: calls.video, logger: logger)
     }
 
     // MARK: RoomConnection

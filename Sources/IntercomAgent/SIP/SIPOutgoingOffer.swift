@@ -16,9 +16,10 @@ struct SIPOutgoingOffer: Sendable {
     /// The INVITE's SDP.
     let sdp: String
 
-    init(audio: SIPAudioCall, logger: Logger) {
+    /// `video` false (`[sip] video`): the offer is the audio call's alone.
+    init(audio: SIPAudioCall, video offersVideo: Bool = true, logger: Logger) {
         self.audio = audio
-        guard let audioOffer = try? SessionDescription(parsing: audio.offer) else {
+        guard offersVideo, let audioOffer = try? SessionDescription(parsing: audio.offer) else {
             (video, sdp) = (nil, audio.offer)
             return
         }

@@ -39,7 +39,7 @@ public final class SIPRegistrationService: Service {
         }
         calls = SIPCalls(media: media, coordinator: coordinator, allowed: settings.allow, doorCode: doorCode,
                          srtp: SIPSRTPMode(settings.srtp), codecs: settings.codecs.map(SIPAudioCodec.init),
-                         postDialDigits: settings.postDialDigits, logger: logger)
+                         postDialDigits: settings.postDialDigits, video: settings.video, logger: logger)
         self.logger = logger
         self.status = status
         self.coordinator = coordinator

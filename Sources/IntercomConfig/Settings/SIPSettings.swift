@@ -50,6 +50,9 @@ public struct SIPSettings: Sendable, Equatable {
     /// Keys (0–9, `*`, `#`, A–D; `,` waits a second; at most 32) sent as RFC 4733 telephone-events one second
     /// after a call the device placed is answered: an extension behind a PBX's auto attendant. Empty: none.
     public var postDialDigits = ""
+    /// VP8 video beside the audio (RFC 7741): answered where offered, offered in the calls the device places.
+    /// False: audio only, for a PBX that refuses a whole INVITE offering video (instead of the video section).
+    public var video = true
 
     public static let defaultRegistrarPort = 5060
 
@@ -79,6 +82,7 @@ public struct SIPSettings: Sendable, Equatable {
         allow = Self.allowList(reader)
         srtp = reader.choice("srtp") ?? srtp
         codecs = Self.codecList(reader) ?? codecs
+        video = reader.bool("video") ?? video
         if let digits = reader.string("post_dial_digits") {
             if Self.isPostDialDigits(digits) {
                 postDialDigits = digits
