@@ -327,23 +327,22 @@ final class WebRTCCallMedia: CallMediaSession {
         let claim = plan.audio && !plan.sendOnly ? speaker.claim(meter: decodesAudio ? nil : meter) : nil
         speakerClaim.withLock { $0 = claim }
         let peerVideo = self.peerVideo
-        running.append(Task {
-            let decoder = decodesAudio ? try? OpusDecoder(sampleRate: 48_000, channels: 1) : nil
-            for await item in peer.receivedMedia {
-                switch item {
-                case .audio(let packet, let level):
-                    if let level { meter.addIndicated(level.decibels, timestamp: packet.timestamp) }
-                    if let claim { speaker.enqueue(sequenceNumber: packet.sequenceNumber, opus: packet.payload, claim: claim) }
-                    if let decoder {
-                        if let pcm = try? decoder.decode(packet.payload) { meter.add(pcm) }
-                    } else if claim == nil {
-                        meter.countPacket()
-                    }
-                case .videoFrame(let frame):
-                    peerVideo.enqueue(frame.data)
+        // On the peer's actor as each packet is unprotected (`onMedia`): each step only takes a lock.
+        let decoder = decodesAudio ? PeerAudioDecoder() : nil
+        peer.onMedia { item in
+            switch item {
+            case .audio(let packet, let level):
+                if let level { meter.addIndicated(level.decibels, timestamp: packet.timestamp) }
+                if let claim { speaker.enqueue(sequenceNumber: packet.sequenceNumber, opus: packet.payload, claim: claim) }
+                if let decoder {
+                    if let pcm = decoder.decode(packet.payload) { meter.add(pcm) }
+                } else if claim == nil {
+                    meter.countPacket()
                 }
+            case .videoFrame(let frame):
+                peerVideo.enqueue(frame.data)
             }
-        })
+        }
         tasks.withLock { $0 += running }
     }
 

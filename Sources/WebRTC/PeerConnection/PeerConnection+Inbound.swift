@@ -50,6 +50,7 @@ extension PeerConnection {
     /// Sends what the DTLS endpoint queued and acts on its events.
     func flushDTLS() {
         guard let dtls else { return }
+        defer { wakeTimer(by: nextTimerDeadline(now: now())) }
         while let datagram = dtls.pollTransmit() { transmit(datagram) }
         while let event = dtls.pollEvent() {
             switch event {
@@ -89,7 +90,7 @@ extension PeerConnection {
             inboundStatistics[packet.ssrc, default: ReceiveStatistics(ssrc: packet.ssrc, clockRate: media.clockRate)]
                 .received(packet, arrival: arrival)
             stats.audioPacketsReceived += 1
-            mediaSink.yield(.audio(packet, level: media.audioLevelID.flatMap { AudioLevelIndication(packet: packet, id: $0) }))
+            deliver(.audio(packet, level: media.audioLevelID.flatMap { AudioLevelIndication(packet: packet, id: $0) }))
         } else if let media = session.video, media.direction.receives, packet.payloadType == media.payloadType {
             inboundStatistics[packet.ssrc, default: ReceiveStatistics(ssrc: packet.ssrc, clockRate: media.clockRate)]
                 .received(packet, arrival: arrival)
@@ -98,6 +99,7 @@ extension PeerConnection {
                 videoLosses = NACKGenerator()
             }
             videoLosses.received(sequenceNumber: packet.sequenceNumber)
+            if videoLosses.hasMissing, nextNACK < timerDeadline { wakeTimer(by: nextNACK) }
             stats.videoPacketsReceived += 1
             let events: [VP8DepacketizerEvent]
             do { events = try depacketizer.push(packet) } catch {
@@ -108,12 +110,16 @@ extension PeerConnection {
                 switch event {
                 case let .frame(frame):
                     stats.videoFramesReceived += 1
-                    mediaSink.yield(.videoFrame(frame))
+                    deliver(.videoFrame(frame))
                 case .frameLost:
                     requestPictureLoss(mediaSSRC: packet.ssrc, feedback: media.feedback)
                 }
             }
         }
+    }
+
+    private func deliver(_ media: ReceivedMedia) {
+        mediaConsumer.withLock { $0?.deliver }?(media)
     }
 
     private func receiveRTCP(_ datagram: [UInt8]) {

@@ -1,4 +1,5 @@
 import IntercomPlatform
+import Synchronization
 import WebRTCCore
 
 /// One WebRTC peer connection to one remote peer (SYSTEM.md §5): ICE on libnice, DTLS-SRTP on OpenSSL and
@@ -18,13 +19,30 @@ public actor PeerConnection {
     public nonisolated let role: NegotiationRole
     /// Candidates, state changes, keyframe requests, reports. One consumer; finishes on `close()`.
     public nonisolated let events: AsyncStream<PeerConnectionEvent>
-    /// Audio packets and reassembled video frames from the peer. One consumer; keeps the newest 512.
-    public nonisolated let receivedMedia: AsyncStream<ReceivedMedia>
+    /// Audio packets and reassembled video frames from the peer, as a stream (for tools and tests; the agent
+    /// uses `onMedia`). Reading it replaces the consumer; it keeps the newest 512 and finishes on `close()`.
+    public nonisolated var receivedMedia: AsyncStream<ReceivedMedia> {
+        let (stream, sink) = AsyncStream.makeStream(of: ReceivedMedia.self, bufferingPolicy: .bufferingNewest(512))
+        mediaConsumer.withLock { $0 = MediaConsumer(deliver: { sink.yield($0) }, finish: { sink.finish() }) }
+        return stream
+    }
+
+    /// Hands each received packet and frame to `handler` on the peer's actor as it is unprotected: no task
+    /// and no stream between the datagram and its consumer (issue #21: one wake-up less per packet). The
+    /// handler must be quick (a lock, a queue); it replaces any earlier consumer. Media before it is set is dropped.
+    public nonisolated func onMedia(_ handler: @escaping @Sendable (ReceivedMedia) -> Void) {
+        mediaConsumer.withLock { $0 = MediaConsumer(deliver: handler, finish: {}) }
+    }
     /// Our SHA-256 certificate fingerprint, as the local description carries it.
     public nonisolated let localFingerprint: String
 
     let eventSink: AsyncStream<PeerConnectionEvent>.Continuation
-    let mediaSink: AsyncStream<ReceivedMedia>.Continuation
+    /// The one consumer of received media (`onMedia`, or the `receivedMedia` stream built on it).
+    let mediaConsumer = Mutex<MediaConsumer?>(nil)
+    struct MediaConsumer {
+        let deliver: @Sendable (ReceivedMedia) -> Void
+        let finish: @Sendable () -> Void
+    }
     let ice: ICEAgent
     let certificate: DTLSCertificate
     let configuration: PeerConnectionConfiguration
@@ -71,6 +89,11 @@ public actor PeerConnection {
     var nextReport = Duration.zero
     var stats = PeerConnectionStatistics()
     var tasks: [Task<Void, Never>] = []
+    /// The timer task that runs `tick` at `timerDeadline` (`PeerConnection+Timer.swift`); `timerGeneration`
+    /// tells a superseded one, already past its sleep, not to tick.
+    var timerTask: Task<Void, Never>?
+    var timerDeadline = Duration.zero
+    var timerGeneration: UInt64 = 0
     var isClosed = false
 
     /// Creates the ICE agent (controlling when offering) and fresh random SSRCs; nothing is sent or
@@ -103,7 +126,6 @@ public actor PeerConnection {
         keyframes = KeyframeRequestLimiter(minimumInterval: configuration.keyframeRequestInterval)
         pictureLossRequests = KeyframeRequestLimiter(minimumInterval: configuration.keyframeRequestInterval)
         (events, eventSink) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
-        (receivedMedia, mediaSink) = AsyncStream.makeStream(of: ReceivedMedia.self, bufferingPolicy: .bufferingNewest(512))
     }
 
     /// The current counters.
@@ -122,7 +144,7 @@ public actor PeerConnection {
     /// The monotonic clock every sans-IO part gets its `now` from.
     nonisolated func now() -> Duration { MonotonicClock.now() }
 
-    /// Starts the ICE event pump, the datagram pump and the 20 ms timer. Idempotent.
+    /// Starts the ICE event pump, the datagram pump and the timer. Idempotent.
     func startTasks() {
         guard tasks.isEmpty, !isClosed else { return }
         let ice = self.ice
@@ -132,12 +154,7 @@ public actor PeerConnection {
         tasks.append(Task {
             for await datagram in ice.datagrams { self.receive(datagram) }
         })
-        tasks.append(Task {
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
-                self.tick()
-            }
-        })
+        wakeTimer(by: now())
     }
 
     /// Gathers local candidates (each arrives as `.localCandidate`). Call after the local description
@@ -173,13 +190,15 @@ public actor PeerConnection {
         }
         await ice.flush()
         for task in tasks { task.cancel() }
+        timerTask?.cancel()
+        timerTask = nil
         await ice.close()
         srtp = nil
         if dtlsPhase != .failed { dtlsPhase = .closed }
         iceState = .closed
         updateState()
         eventSink.finish()
-        mediaSink.finish()
+        mediaConsumer.withLock { $0.take() }?.finish()
     }
 
     // MARK: - Shared helpers
@@ -210,6 +229,7 @@ public actor PeerConnection {
             eventSink.yield(.keyframeNeeded(reason))
         } else {
             pendingKeyframeReason = reason
+            wakeTimer(by: nextTimerDeadline(now: now()))
         }
     }
 }

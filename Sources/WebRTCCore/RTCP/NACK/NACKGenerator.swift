@@ -17,6 +17,9 @@ public struct NACKGenerator: Hashable, Sendable {
         self.maxRequestsPerPacket = max(1, maxRequestsPerPacket)
     }
 
+    /// Whether any packet is considered lost now (cheap: no sorting).
+    public var hasMissing: Bool { !missing.isEmpty }
+
     /// Sequence numbers currently considered lost, oldest first.
     public var missingSequenceNumbers: [UInt16] {
         missing.keys.sorted().map { UInt16(truncatingIfNeeded: $0) }
