@@ -338,10 +338,12 @@ def two_way_audio(checks, label, recordings, speaker, gate, speaker_from=0):
 
 def check_snapshot(checks, label, workdir, phone, video_line):
     """baresip's `/snapshot` (the snapshot module) saves the next decoded picture as snapshot-recv-….png in its
-    working directory: checks it is 640x480 and shows the test pattern's bars; `video_line` is the device's
-    `SIP video: VP8 …` line (a match, or None)."""
+    working directory: checks that new one is 640x480 and shows the test pattern's bars; `video_line` is the
+    device's `SIP video: VP8 …` line (a match, or None)."""
+    pattern = os.path.join(workdir, "snapshot-recv*.png")
+    earlier = set(glob.glob(pattern))
     phone.type("/snapshot\n")
-    shot = wait_for(lambda: glob.glob(os.path.join(workdir, "snapshot-recv*.png")) or None, 10, 0.2)
+    shot = wait_for(lambda: sorted(set(glob.glob(pattern)) - earlier) or None, 10, 0.2)
     size = png_size(sorted(shot)[0]) if shot else None
     rows = png_rgb_rows(sorted(shot)[0]) if size == (640, 480) else None
     colours = [(name, rows[y][x], test(*rows[y][x])) for (x, y), name, test in BARS] if rows else []

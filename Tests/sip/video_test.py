@@ -10,7 +10,9 @@ Checks: (a) both register; (b) baresip's call with audio and video is establishe
 (its log names the video stream); (c) baresip saves a snapshot of the device's video: a PNG of 640x480
 (read from its IHDR) whose colour bars are the test pattern's; (d) after the hangup the device's video counters show frames sent (≥ 5 s at ≥ 10 fps)
 and baresip's video received (≥ 20 packets), and the audio still flowed both ways; (e) a second device with
-`[sip] video = false` answers the same call with audio only (no video stream, audio in); (f) both still run.
+`[sip] video = false` answers the same call with audio only (no video stream, audio in); (f) a second baresip
+that requires SRTP (`mediaenc=srtp-mand`) calls the gate: its video is RTP/SAVP both ways (baresip's snapshot
+shows the test pattern, the device counts its video authenticated, none failing); (g) both devices still run.
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
 Usage: video_test.py [--server BIN] [--intercomd BIN]. Environment: SIP_KEEP=1 keeps the temporary directory.
@@ -37,7 +39,7 @@ VIDEO_MODULES = ("vp8.so", "fakevideo.so", "snapshot.so")
 
 
 class Run(PhoneRun):
-    MODULES = ("sndfile.so",) + VIDEO_MODULES
+    MODULES = ("sndfile.so", "srtp.so") + VIDEO_MODULES
 
     def __init__(self, server_bin, intercomd_bin):
         super().__init__(server_bin, intercomd_bin, prefix="intercom-sip-video-")
@@ -129,7 +131,32 @@ class Run(PhoneRun):
                    (established.group(0)[:60] if established else "not established: " + " | ".join(phone.tail(4, stdout=True)))
                    + f"; {video_line.group(0)[:100] if video_line else 'no SIP video line'}; "
                    + (audio.group(0)[:160] if audio else "no 'SIP media ended' line: " + " | ".join(door.tail(4))))
-        self.check("(f) the devices still run", gate.process.poll() is None and door.process.poll() is None,
+
+        # (f) a phone that requires SRTP (baresip mediaenc=srtp-mand: audio and video RTP/SAVP with SDES keys)
+        # calls the gate ([sip] srtp at its default, optional): its video is SRTP too, both ways
+        secure, _ = self.start_phone(processes, f"<sip:sphone@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};"
+                                     "mediaenc=srtp-mand;regint=300", name="sphone", extra_config=BARESIP_VIDEO, srtp=True)
+        wait_for(lambda: re.search(r"sip:sphone[^@>\s]*@127\.0\.0\.1", kamailio.dump() or ""), 20, 0.2)
+        mark, gate_mark = secure.lines(), gate.mark()
+        secure.type(f"/dial sip:gate@127.0.0.1:{registrar_port}\n")
+        established = wait_for(lambda: secure.said(r"[Cc]all established.*", mark), 15, 0.1)
+        video = wait_for(lambda: gate.find(r"SIP video: VP8 .*", gate_mark), 5, 0.1)
+        time.sleep(3)
+        check_snapshot(self, "(f) an SRTP-only phone (RTP/SAVP audio and video) gets the device's video over SRTP: "
+                       "its snapshot is 640x480 with the test pattern's bars", self.workdir, secure, video)
+        secure.type("/hangup\n")
+        ended = wait_for(lambda: gate.find(r"SIP video ended: .*", gate_mark), 10, 0.1)
+        text = ended.group(0) if ended else ""
+        numbers = {key: int(value) for key, value in re.findall(r"(\w+): (\d+)", text)}
+        suite = re.search(r'srtp: "(\w+)"', text)
+        self.check("(f) the device's SRTP video: keys from the phone's a=crypto, ≥ 50 frames sent, the phone's video "
+                   "(≥ 20 packets) authenticated, none failing",
+                   established and suite and suite.group(1).startswith("AES_CM_128") and numbers.get("framesSent", 0) >= 50
+                   and numbers.get("packetsReceived", 0) >= 20 and numbers.get("srtpFailed", 1) == 0,
+                   (text[:400] if text else "no 'SIP video ended' line: " + " | ".join(gate.tail(5)))
+                   + ("" if established else "; not established: " + " | ".join(secure.tail(4, stdout=True))))
+
+        self.check("(g) the devices still run", gate.process.poll() is None and door.process.poll() is None,
                    " | ".join(gate.tail(2) + door.tail(2)))
 
 

@@ -57,8 +57,17 @@ func checkSIPAudioAnswer(to offer: SessionDescription, srtp: SIPSRTPMode) {
 
 /// `SIPVideoAnswerer` on the same offer: its section spliced into the audio answer keeps one m= line per offered
 /// one, parses back equal, and answers a video section of the offer with a VP8 payload type it listed.
+/// With `srtp` optional a secure section answered carries exactly our one crypto line.
 func checkSIPVideoAnswer(to offer: SessionDescription, audioAnswer: SessionDescription) {
-    guard let video = SIPVideoAnswerer(port: 4002).answer(offer) else { return }
+    for srtp in [SIPSRTPMode.off, .optional] {
+        checkSIPVideoAnswer(to: offer, audioAnswer: audioAnswer, srtp: srtp)
+    }
+}
+
+func checkSIPVideoAnswer(to offer: SessionDescription, audioAnswer: SessionDescription, srtp: SIPSRTPMode) {
+    guard let video = SIPVideoAnswerer(port: 4002, srtp: srtp).answer(offer) else { return }
+    fuzzRequire((video.srtp == nil) == (video.section.cryptos.isEmpty) && video.section.cryptos.count <= 1,
+                "video answer's crypto lines do not match its keys")
     let spliced = SIPVideoAnswerer.splice(video, into: audioAnswer)
     let text = spliced.serialized()
     let reparsed = try? SessionDescription(parsing: text, limits: reparseLimits)

@@ -64,12 +64,12 @@ final class SIPCallMedia: CallMediaSession {
     /// The answer with VP8 video where the offer has some we can answer (`SIPVideoAnswerer`), and the video's
     /// stream; else the audio answer alone (the offer's video refused with port 0), and no stream.
     private func videoAnswer(offer: String, audioAnswer: String, host: String) -> (String, SIPVideoStream?) {
-        guard answersVideo, let offered = try? SessionDescription(parsing: offer), SIPVideoAnswerer(port: 0).answer(offered) != nil,
+        guard answersVideo, let offered = try? SessionDescription(parsing: offer), SIPVideoAnswerer(port: 0, srtp: srtp).answer(offered) != nil,
               let answered = try? SessionDescription(parsing: audioAnswer)
         else { return (audioAnswer, nil) }
         do {
             let sockets = try SIPVideoStream.bindSockets(host: host)
-            guard let chosen = SIPVideoAnswerer(port: sockets.rtp.local.port).answer(offered) else { return (audioAnswer, nil) }
+            guard let chosen = SIPVideoAnswerer(port: sockets.rtp.local.port, srtp: srtp).answer(offered) else { return (audioAnswer, nil) }
             let stream = try SIPVideoStream(answer: chosen, sockets: sockets, media: media, logger: logger)
             return (SIPVideoAnswerer.splice(chosen, into: answered).serialized(), stream)
         } catch {

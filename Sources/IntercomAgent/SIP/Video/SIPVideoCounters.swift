@@ -15,4 +15,10 @@ public struct SIPVideoCounters: Sendable, Equatable {
     /// Where the video goes: the offer's address, then the source of the phone's first packet (RFC 4961).
     public var remote = "-"
     public var latched = false
+    /// The SDES suite protecting the video (`AES_CM_128_HMAC_SHA1_80`), or "off".
+    public var srtp = "off"
+    /// SRTP packets that failed authentication or the replay check: dropped before anything reads them.
+    public var srtpFailed = 0
+    /// The same for SRTCP on the RTCP port (baresip sends its last report in the clear, which lands here).
+    public var srtcpFailed = 0
 }

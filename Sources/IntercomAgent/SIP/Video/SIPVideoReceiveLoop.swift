@@ -55,10 +55,8 @@ struct SIPVideoReceiveLoop {
                 return
             }
             guard let (datagram, source) = received else { return }
-            // Only a well-formed RTP packet of the negotiated payload moves the destination.
-            if let packet = try? RTPPacket(parsing: Array(datagram)), packet.payloadType == stream.answer.payloadType {
-                stream.receivedVideo(from: source)
-            }
+            // Only a well-formed (and, under SRTP, authentic) packet of the negotiated payload moves the destination.
+            stream.receivedVideo(datagram, from: source)
         }
     }
 
@@ -70,7 +68,7 @@ struct SIPVideoReceiveLoop {
                 return
             }
             guard let (datagram, source) = received else { return }
-            if let packets = try? RTCPPacket.parseCompound(datagram) { stream.receivedRTCP(packets, from: source) }
+            stream.receivedRTCP(datagram, from: source)
         }
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 import WebRTC
 import WebRTCCore
 
-/// The VP8 video of one SIP call (issue #18, RFC 7741 over plain RTP/AVP or AVPF): frames from the encoder
+/// The VP8 video of one SIP call (issue #18, RFC 7741 over RTP/AVP or AVPF, or SRTP with SDES keys): frames from the encoder
 /// every WebRTC peer shares (`MediaService.video`, one encoder, fan-out) are packetized and sent on the
 /// call's video RTP socket as they are encoded; a thread named `sip-video` reads the phone's RTCP (PLI and
 /// FIR become keyframe requests, RFC 4585 §6.3.1, RFC 5104 §4.3.1), counts its video, latches both
@@ -30,6 +30,9 @@ public final class SIPVideoStream: Sendable {
         var rtcpDestination: RTPSocketAddress?
         var counters = SIPVideoCounters()
         var stopping = false
+        /// The SDES keys' libsrtp session (RTP/SAVP video); nil for plain RTP. Used only under this lock:
+        /// libsrtp contexts are not thread-safe, and the sender task and the `sip-video` thread both use it.
+        var srtp: SRTPSession?
     }
 
     private enum Lifecycle {
@@ -60,7 +63,10 @@ public final class SIPVideoStream: Sendable {
             ? try? RTPSocketAddress(numericHost: answer.remoteAddress, port: answer.remotePort + 1) : nil
         var counters = SIPVideoCounters()
         counters.remote = destination.map { "\($0)" } ?? "-"
-        state = Mutex(State(outbound: outbound, destination: destination, rtcpDestination: rtcpDestination, counters: counters))
+        counters.srtp = answer.srtp?.suite.rawValue ?? "off"
+        let srtp = try answer.srtp?.session()
+        state = Mutex(State(outbound: outbound, destination: destination, rtcpDestination: rtcpDestination, counters: counters,
+                            srtp: srtp))
     }
 
     public var counters: SIPVideoCounters { state.withLock { $0.counters } }
@@ -147,7 +153,8 @@ public final class SIPVideoStream: Sendable {
             state.counters.framesSent += 1
             for packet in packets {
                 do {
-                    let bytes = try packet.serialized()
+                    var bytes = try packet.serialized()
+                    if let srtp = state.srtp { bytes = try srtp.protectRTP(bytes) }
                     try socket.send(bytes, to: destination)
                     state.outbound.sent(packet, wireLength: bytes.count, now: now)
                     state.counters.packetsSent += 1
@@ -168,9 +175,20 @@ public final class SIPVideoStream: Sendable {
     func drainWakeup() { wakeup.drain() }
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// The phone's video packet from `source`: counted; its source becomes the destination (once).
-    func receivedVideo(from source: RTPSocketAddress) {
+    /// The phone's video datagram from `source`: unprotected under SRTP (one that fails authentication is
+    /// counted in `srtpFailed` and changes nothing); a well-formed packet of the negotiated payload type is
+    /// counted and its source becomes the destination (once).
+    func receivedVideo(_ datagram: ArraySlice<UInt8>, from source: RTPSocketAddress) {
         state.withLock { state in
+            var plain = Array(datagram)
+            if let srtp = state.srtp {
+                guard let unprotected = try? srtp.unprotectRTP(plain) else {
+                    state.counters.srtpFailed += 1
+                    return
+                }
+                plain = unprotected
+            }
+            guard let packet = try? RTPPacket(parsing: plain), packet.payloadType == answer.payloadType else { return }
             state.counters.packetsReceived += 1
             if !state.counters.latched {
                 state.counters.latched = true
@@ -180,13 +198,24 @@ public final class SIPVideoStream: Sendable {
         }
     }
 
-    /// The phone's RTCP from `source` (the RTCP destination latches to it); the keyframe requests it holds.
-    func receivedRTCP(_ packets: [RTCPPacket], from source: RTPSocketAddress) {
-        let ssrc = state.withLock { state -> UInt32 in
+    /// The phone's RTCP datagram from `source` (unprotected under SRTP; then the RTCP destination latches to
+    /// it); the keyframe requests it holds.
+    func receivedRTCP(_ datagram: ArraySlice<UInt8>, from source: RTPSocketAddress) {
+        let parsed = state.withLock { state -> ([RTCPPacket], UInt32)? in
+            var plain = Array(datagram)
+            if let srtp = state.srtp {
+                guard let unprotected = try? srtp.unprotectRTCP(plain) else {
+                    state.counters.srtcpFailed += 1
+                    return nil
+                }
+                plain = unprotected
+            }
+            guard let packets = try? RTCPPacket.parseCompound(plain[...]) else { return nil }
             state.counters.rtcpReceived += 1
             state.rtcpDestination = source
-            return state.outbound.ssrc
+            return (packets, state.outbound.ssrc)
         }
+        guard let (packets, ssrc) = parsed else { return }
         var interpreter = RTCPFeedbackInterpreter(videoSSRC: ssrc, audioSSRC: nil)
         let requests = interpreter.actions(for: packets).filter { if case .keyframe = $0 { true } else { false } }.count
         guard requests > 0 else { return }
@@ -202,8 +231,12 @@ public final class SIPVideoStream: Sendable {
             else { return nil }
             let ssrc = state.outbound.ssrc
             let cname = "intercom-\(String(ssrc, radix: 16))"
-            guard let bytes = try? RTCPPacket.serializeCompound([.senderReport(sender), .sourceDescription(.cname(cname, ssrc: ssrc))])
+            guard var bytes = try? RTCPPacket.serializeCompound([.senderReport(sender), .sourceDescription(.cname(cname, ssrc: ssrc))])
             else { return nil }
+            if let srtp = state.srtp {
+                guard let protected = try? srtp.protectRTCP(bytes) else { return nil }
+                bytes = protected
+            }
             state.counters.rtcpSent += 1
             return (bytes, destination)
         }
