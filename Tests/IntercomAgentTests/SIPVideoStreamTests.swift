@@ -8,7 +8,9 @@ import WebRTCCore
 /// `SIPVideoStream` on the loopback against scripted peers: the shared encoder's frames go out as VP8 RTP with
 /// the answer's payload type, a PLI from the phone becomes a keyframe request, the destinations latch to where
 /// the phone's packets come from (RFC 4961), an SR goes out, and stopping lets go of the pipeline.
-@Suite(.timeLimit(.minutes(1))) struct SIPVideoStreamTests {
+/// Serialized: `SIPAudioPeer.receive` blocks its thread while it waits, and two such waits would hold both of a
+/// 2-core machine's pool threads, starving the stream's sender task.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct SIPVideoStreamTests {
     final class Count: Sendable {
         let value = Atomic<Int>(0)
         func add() { value.add(1, ordering: .relaxed) }
@@ -88,5 +90,36 @@ import WebRTCCore
         #expect(source.demand.withLock { $0 } == [true, false])
         source.video.publish(Self.frame(5000, keyframe: true))
         #expect(moved.receive(count: 1, timeout: .milliseconds(200)).isEmpty)
+    }
+
+    @Test func nackedPacketsAreResentAsFirstSent() async throws {
+        let phone = try SIPAudioPeer(), phoneRTCP = try SIPAudioPeer()
+        let offer = try SessionDescription(parsing: [
+            "v=0", "o=- 1 1 IN IP4 127.0.0.1", "s=-", "c=IN IP4 127.0.0.1", "t=0 0",
+            "m=audio 4000 RTP/AVP 0", "m=video \(phone.port) RTP/AVPF 100", "a=rtpmap:100 VP8/90000",
+            "a=rtcp-fb:100 nack", "a=rtcp-fb:100 nack pli", "",
+        ].joined(separator: "\r\n"))
+        let sockets = try SIPVideoStream.bindSockets(host: "127.0.0.1")
+        let answer = try #require(SIPVideoAnswerer(port: sockets.rtp.local.port).answer(offer))
+        #expect(answer.acceptsNACK)
+        let source = FakeSource()
+        let stream = try SIPVideoStream(answer: answer, sockets: sockets, media: source, logger: Logger(label: "test"))
+        stream.start()
+        source.video.publish(Self.frame(1000, keyframe: true))
+        let sent = phone.receive(count: 3, timeout: .seconds(2))
+        let packets = sent.compactMap { try? RTPPacket(parsing: $0) }
+        #expect(packets.count == 3)
+        let ssrc = try #require(packets.first?.ssrc)
+        // The phone lost the second packet and one we never sent (far behind): only the first is resent.
+        let lost = packets[1].sequenceNumber
+        let nack = GenericNACK(senderSSRC: 7, mediaSSRC: ssrc, items: [GenericNACK.Item(packetID: lost, lostBitmask: 0),
+                                                                       GenericNACK.Item(packetID: lost &- 1000, lostBitmask: 0)])
+        phoneRTCP.send(try RTCPPacket.serializeCompound([.nack(nack)]), to: sockets.rtcp.local.port)
+        let resent = phone.receive(count: 1, timeout: .seconds(2))
+        #expect(resent == [sent[1]], "the NACKed packet again, byte for byte")
+        try await Self.eventually { stream.counters.retransmissions == 1 }
+        #expect(stream.counters.nackedPackets == 2 && stream.counters.retransmissions == 1)
+        #expect(phone.receive(count: 1, timeout: .milliseconds(200)).isEmpty)
+        await stream.stop()
     }
 }

@@ -34,7 +34,7 @@ struct SIPVideoAnswererTests {
         let answer = try #require(answerer.answer(offered))
         #expect(answer.payloadType == 98 && answer.remoteAddress == "203.0.113.9" && answer.direction == .recvonly)
         #expect(answer.acceptsKeyframeRequests)
-        #expect(answer.section.payloads.first?.feedback == ["nack pli", "ccm fir"])
+        #expect(answer.section.payloads.first?.feedback == ["nack", "nack pli", "ccm fir"] && answer.acceptsNACK)
         #expect(answer.section.transportProtocol == "RTP/AVPF")
     }
 

@@ -10,6 +10,9 @@ public struct SIPVideoCounters: Sendable, Equatable {
     public var packetsReceived = 0
     /// PLI and FIR from the phone, each passed to the encoder as a keyframe request.
     public var keyframeRequests = 0
+    /// Packets the phone NACKed (RFC 4585 §6.2.1) and those resent from the history (the rest had left it).
+    public var nackedPackets = 0
+    public var retransmissions = 0
     public var rtcpSent = 0
     public var rtcpReceived = 0
     /// Where the video goes: the offer's address, then the source of the phone's first packet (RFC 4961).

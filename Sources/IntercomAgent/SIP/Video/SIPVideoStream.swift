@@ -33,7 +33,12 @@ public final class SIPVideoStream: Sendable {
         /// The SDES keys' libsrtp session (RTP/SAVP video); nil for plain RTP. Used only under this lock:
         /// libsrtp contexts are not thread-safe, and the sender task and the `sip-video` thread both use it.
         var srtp: SRTPSession?
+        /// What went out, as sent (protected under SRTP), for the phone's NACKs; nil when it asked for none.
+        var history: RetransmissionBuffer?
     }
+
+    /// About 2 s of 640x480 video at 800 kbit/s: a loss the phone notices later is not worth resending.
+    static let historyPackets = 256
 
     private enum Lifecycle {
         case idle
@@ -66,7 +71,7 @@ public final class SIPVideoStream: Sendable {
         counters.srtp = answer.srtp?.suite.rawValue ?? "off"
         let srtp = try answer.srtp?.session()
         state = Mutex(State(outbound: outbound, destination: destination, rtcpDestination: rtcpDestination, counters: counters,
-                            srtp: srtp))
+                            srtp: srtp, history: answer.acceptsNACK ? RetransmissionBuffer(capacity: Self.historyPackets) : nil))
     }
 
     public var counters: SIPVideoCounters { state.withLock { $0.counters } }
@@ -155,6 +160,7 @@ public final class SIPVideoStream: Sendable {
                 do {
                     var bytes = try packet.serialized()
                     if let srtp = state.srtp { bytes = try srtp.protectRTP(bytes) }
+                    state.history?.store(bytes, sequenceNumber: packet.sequenceNumber)
                     try socket.send(bytes, to: destination)
                     state.outbound.sent(packet, wireLength: bytes.count, now: now)
                     state.counters.packetsSent += 1
@@ -217,10 +223,26 @@ public final class SIPVideoStream: Sendable {
         }
         guard let (packets, ssrc) = parsed else { return }
         var interpreter = RTCPFeedbackInterpreter(videoSSRC: ssrc, audioSSRC: nil)
-        let requests = interpreter.actions(for: packets).filter { if case .keyframe = $0 { true } else { false } }.count
+        let actions = interpreter.actions(for: packets)
+        for case .retransmit(let sequenceNumbers) in actions { retransmit(sequenceNumbers) }
+        let requests = actions.filter { if case .keyframe = $0 { true } else { false } }.count
         guard requests > 0 else { return }
         state.withLock { $0.counters.keyframeRequests += requests }
         media.requestKeyframe()
+    }
+
+    /// Resends what the history still holds of the NACKed packets, as first sent (RFC 4585 §6.2.1; same
+    /// sequence number, so no RTX stream is needed; under SRTP the same protected bytes, which the phone's
+    /// replay check accepts since it never received them).
+    private func retransmit(_ sequenceNumbers: [UInt16]) {
+        state.withLock { state in
+            state.counters.nackedPackets += sequenceNumbers.count
+            guard let history = state.history, let destination = state.destination else { return }
+            for sequenceNumber in sequenceNumbers {
+                guard let bytes = history.packet(for: sequenceNumber), (try? socket.send(bytes, to: destination)) != nil else { continue }
+                state.counters.retransmissions += 1
+            }
+        }
     }
 
     /// The SR and SDES CNAME to send now (RFC 3550 §6.4.1), and where; nil before the first packet went out.

@@ -1,7 +1,7 @@
 /// Answers the video section of a SIP call's offer (RFC 3264 §6) with VP8 (RFC 7741 §6.2) when the offer
 /// carries VP8/90000 over RTP/AVP or RTP/AVPF, or over RTP/SAVP or RTP/SAVPF with an SDES key (RFC 4568) as
 /// `srtp` allows (as for audio: `off` plain only, `optional` either, secure first, `mandatory` secure only):
-/// the offer's payload type, and `nack pli` / `ccm fir` feedback only where the offer asked for it
+/// the offer's payload type, and `nack`, `nack pli` and `ccm fir` feedback only where the offer asked for it
 /// (RFC 4585 §4.2, RFC 5104 §7.1). Runs after the audio answer (`SIPAudioAnswerer`), which refused every
 /// other section; `splice` puts the video section in its place. An offer without usable video keeps that
 /// refusal: the call goes on with audio only.
@@ -28,6 +28,8 @@ public struct SIPVideoAnswerer: Sendable {
         /// The phone asked for picture loss indications (PLI) or full intra requests (FIR): it says when it
         /// needs a keyframe, and we honour it.
         public var acceptsKeyframeRequests: Bool
+        /// The phone sends generic NACKs (RFC 4585 §6.2.1) for lost packets, and we retransmit them.
+        public var acceptsNACK: Bool { section.payloads.first?.feedback.contains("nack") == true }
         /// The SDES keys when the section is RTP/SAVP(F); nil for plain RTP.
         public var srtp: SIPSRTPKeys?
 
@@ -66,7 +68,7 @@ public struct SIPVideoAnswerer: Sendable {
                                    remote: crypto.keySalt)
             }
             let offeredFeedback = Set(vp8.feedback.map { $0.lowercased() })
-            let feedback = ["nack pli", "ccm fir"].filter(offeredFeedback.contains)
+            let feedback = ["nack", "nack pli", "ccm fir"].filter(offeredFeedback.contains)
             let direction = section.effectiveDirection.reversed
             var chosen = MediaDescription(kind: .video, port: port, transportProtocol: section.transportProtocol,
                                           direction: direction)
