@@ -56,23 +56,21 @@ class Run(PhoneRun):
         password_file = os.path.join(self.workdir, "gate.password")
         with open(password_file, "w", encoding="utf-8") as f:
             f.write(PASSWORD + "\n")
-        config = write_agent_config(
-            os.path.join(self.workdir, "gate.toml"), base, "SIP video gate", 52.52, 13.405,
-            os.path.join(self.workdir, "state-gate"), free_port(),
-            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "gate"\n'
-                  f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n')
-        gate = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, "agent-gate",
-                             env=agent_environment())
-        processes.append(gate)
+        def agent(user, title, sip=""):
+            """`intercomd run` registered as sip:USER with kamailio; `sip` adds lines to its [sip] table."""
+            config = write_agent_config(
+                os.path.join(self.workdir, f"{user}.toml"), base, title, 52.52, 13.405,
+                os.path.join(self.workdir, f"state-{user}"), free_port(),
+                extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "{user}"\n'
+                      f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\n{sip}')
+            process = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, f"agent-{user}",
+                                    env=agent_environment())
+            processes.append(process)
+            return process
+
+        gate = agent("gate", "SIP video gate")
         # The same device with `[sip] video = false` (for PBXs that refuse video): audio only, video refused.
-        door_config = write_agent_config(
-            os.path.join(self.workdir, "door.toml"), base, "SIP audio-only door", 52.52, 13.405,
-            os.path.join(self.workdir, "state-door"), free_port(),
-            extra=f'\n[sip]\nregistrar = "127.0.0.1:{registrar_port}"\nuser = "door"\n'
-                  f'password_file = "{password_file}"\nport = {free_udp_port()}\nkeepalive = "5s"\nvideo = false\n')
-        door = LoggedProcess([self.intercomd_bin, "run", "--config", door_config], self.workdir, "agent-door",
-                             env=agent_environment())
-        processes.append(door)
+        door = agent("door", "SIP audio-only door", "video = false\n")
 
         phone, _ = self.start_phone(processes, f"<sip:camera@127.0.0.1:{registrar_port}>;auth_pass={PASSWORD};regint=300",
                                     extra_config=BARESIP_VIDEO)
