@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 # ── The stages ─────────────────────────────────────────────────────────────────────────────────────────
-# name|needs|what it runs. needs: bin (intercomd, intercom-server, intercom-dev), tests (the test bundle), or -.
+# name|needs|what it runs. needs: bin (intercomd, intercom-server, intercom-dev), tests (the test bundle), bin+tests
+# (both), or -.
 # To add a stage: one line here (its place is its order) and a function stage_NAME below (dashes become
 # underscores) that calls `passed_checks N` or `failed_stage LABEL`.
 STAGES=(
@@ -33,6 +34,7 @@ STAGES=(
     "two-devices|bin|two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
     "livequery-outage|bin|LiveQuery outage: nftables drops the agent's established LiveQuery flow both ways (half-open); the agent notices within 30 s, takes a call made meanwhile and subscribes again"
     "mqtt|bin|MQTT: intercomd demo --mqtt against a real mosquitto (Home Assistant discovery configs, the ring event with the caller, the door button pulses the simulated relay once, mosquitto killed for 10 s mid-call leaves the call alone and availability comes back online)"
+    "postgres|bin+tests|PostgreSQL: two intercom-server instances on one throwaway PostgreSQL 15 cluster behind nginx (round robin, WebSocket upgrade): sign-up, ActiveUsers rows and \$nearSphere through nginx answered by both alike; a LiveQuery subscription on one instance gets the create, update and delete of a row written through the other exactly once; a session token from one works on the other and a logout through one ends it on the other; one instance SIGKILLed: nginx fails over within 10 s and LiveQuery through nginx still works; /health of each. Then IntercomServerTests with INTERCOM_TEST_DATABASE_URL on the same cluster (CrashSafetyTests skipped: SQLite-specific)"
     "sip|bin|SIP registration: intercomd run with [sip] against a real kamailio (digest auth; registered on /health and in kamailio's location table, a wrong password is auth failed, kamailio killed and restarted: unreachable, then registered again; unregister on stop) and a SIPp OPTIONS ping answered 200; SIP calls from SIPp straight to the device: a PCMA offer answered with G.711 both ways, the door code typed as RFC 4733 keys opens the door once and a wrong one does not, 486 during a call, CANCEL → 487, 403 outside [sip] allow, 488 for an offer without audio; baresip (a real SIP phone) registered with kamailio calls the device's AOR through it: the device's 440 Hz tone decoded by baresip and baresip's 1000 Hz played on the device's speaker (ALSA file PCM; dominant frequency within 2 %), the door code 1234# as RFC 4733 events opens the door once, 486 for a second call, baresip's BYE through the route set; the device's call button (intercomd run --keys) calls baresip through kamailio: tones both ways, the door code from the callee, hangup → BYE, a refusal → 486, the ring timeout → CANCEL; baresip's audio + VP8 call gets the device's video (a snapshot of the test pattern); the device's address replaced mid-run (kamailio and the agent in two network namespaces): the new contact in kamailio's table within 5 s, the old one gone, an OPTIONS to it answered 200; behind an nftables NAT the registrar's view (Via received/rport) is registered as the Contact, once; then baresip with mediaenc=srtp-mand (RTP/SAVP, SDES-SRTP): the same tones both ways and the device's media line naming the suite, and 488 from the device restarted with [sip] srtp = off"
     "whep|bin|WHEP: aiortc (python3-aiortc) plays intercomd run through POST /whep (201 + Location, >= 25 fps of 640x480 VP8 and Opus decoded, also through a call to the device, 401/415/400/404, 503 over call.max_viewers, DELETE and an abandoned player free the slot, intercom_whep_viewers, media on and off)"
     "clock-skew|bin|clock skew: the device 90 s ahead and the server 90 s behind (libfaketime); the call still rings, connects and is answered, and the device reports the skew"
@@ -141,13 +143,15 @@ locate_binaries() {
     binary_flags=(--intercomd "$intercomd" --server "$server")
 }
 binaries_missing() {
-    local needs=$1 path
-    if [ "$needs" = bin ]; then
-        for path in "$intercomd" "$server" "$dev"; do [ -x "$path" ] || { echo "$path"; return 0; }; done
-    elif [ "$needs" = tests ]; then
-        [ -d "$bin/intercomPackageTests.xctest" ] || [ -x "$bin/intercomPackageTests.xctest" ] \
-            || { echo "$bin/intercomPackageTests.xctest"; return 0; }
-    fi
+    local need path
+    for need in ${1//+/ }; do
+        if [ "$need" = bin ]; then
+            for path in "$intercomd" "$server" "$dev"; do [ -x "$path" ] || { echo "$path"; return 0; }; done
+        elif [ "$need" = tests ]; then
+            [ -d "$bin/intercomPackageTests.xctest" ] || [ -x "$bin/intercomPackageTests.xctest" ] \
+                || { echo "$bin/intercomPackageTests.xctest"; return 0; }
+        fi
+    done
     return 1
 }
 
@@ -228,6 +232,11 @@ stage_security() { checks_stage "security (intercom-server under attack)" securi
 stage_two_devices() { checks_stage "two intercomd devices" two-devices.log bash Tests/two-devices/run.sh "${binary_flags[@]}"; }
 stage_livequery_outage() { checks_stage "LiveQuery outage (nftables)" livequery-outage.log bash Tests/livequery-outage/run.sh "${binary_flags[@]}"; }
 stage_mqtt() { checks_stage "MQTT and Home Assistant discovery (mosquitto)" mqtt.log bash Tests/mqtt/run.sh "${binary_flags[@]}"; }
+# The fleet, then IntercomServerTests from the build's test bundle on the same PostgreSQL cluster.
+stage_postgres() {
+    INTERCOM_TEST_BUNDLE="$bin/intercomPackageTests.xctest" TEST_LOG_DIR=$(absolute "$logs") \
+        checks_stage "PostgreSQL fleet behind nginx, IntercomServerTests on PostgreSQL" postgres.log bash Tests/postgres/run.sh "${binary_flags[@]}"
+}
 stage_sip() { checks_stage "SIP registration and calls (kamailio, SIPp)" sip.log bash Tests/sip/run.sh "${binary_flags[@]}"; }
 stage_whep() { checks_stage "WHEP (aiortc)" whep.log bash Tests/whep/run.sh "${binary_flags[@]}"; }
 stage_clock_skew() { checks_stage "clock skew (libfaketime)" clock-skew.log bash Tests/clock-skew/run.sh "${binary_flags[@]}"; }

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Glibc
 import IntercomServer
 import IntercomTestSupport
+import Logging
 import Testing
 
 /// Reliability matrix row 30: the real `intercom-server` binary is SIGKILLed while clients create calls;
@@ -20,10 +21,12 @@ import Testing
         let binary = try ServerProcess.binaryPath()
         let directory = try TemporaryDirectory(prefix: "intercom-crash")
         let database = directory.path("server.sqlite")
+        // With INTERCOM_TEST_DATABASE_URL the same kills are aimed at PostgreSQL: one schema for all rounds.
+        let databaseURL = TestPostgres.freshURL()
         var acknowledged: [String] = []
         var random = SplitMix64(seed: 30)
         for round in 0..<Self.rounds {
-            let server = try ServerProcess(binary: binary, database: database, log: directory.path("out-\(round).log"))
+            let server = try ServerProcess(binary: binary, database: database, databaseURL: databaseURL, log: directory.path("out-\(round).log"))
             let base = try await server.waitForPort()
             let token = try await HTTP.anonymousLogin(base: base, id: "crash-test-caller")
             // Writers stop at their first failed request, i.e. once the server is dead. (They are not cancelled:
@@ -46,14 +49,18 @@ import Testing
         }
         #expect(acknowledged.count > Self.rounds)
 
-        let reopened = try ServerDatabase(path: database)
-        #expect(try await reopened.integrityCheck() == "ok")
+        let reopened = if let databaseURL {
+            try await ServerDatabase(postgres: try PostgresSettings(url: databaseURL), logger: Logger(label: "crash-test"))
+        } else {
+            try ServerDatabase(path: database)
+        }
+        #expect(try await reopened.integrityCheck().hasPrefix("ok"))
         var missing: [String] = []
         for sessionID in acknowledged where try await reopened.callSession(sessionID, now: Date()) == nil {
             missing.append(sessionID)
         }
         #expect(missing.isEmpty, "\(missing.count) of \(acknowledged.count) acknowledged calls missing")
-        print("crash safety: \(Self.rounds) kills, \(acknowledged.count) acknowledged calls, integrity ok")
+        print("crash safety (\(reopened.location)): \(Self.rounds) kills, \(acknowledged.count) acknowledged calls, integrity ok")
     }
 }
 
@@ -74,7 +81,7 @@ final class ServerProcess {
         throw TestFailure("intercom-server binary not found near \(executable.path); build the package first")
     }
 
-    init(binary: String, database: String, log: String) throws {
+    init(binary: String, database: String, databaseURL: String? = nil, log: String) throws {
         self.log = log
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
             throw TestFailure("cannot create \(log)")
@@ -83,6 +90,7 @@ final class ServerProcess {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--listen", "127.0.0.1:0", "--database", database, "--log-level", "error"]
         process.environment = ["INTERCOM_RATE_LIMIT": "off", "PATH": "/usr/bin:/bin"]
+            .merging(databaseURL.map { ["INTERCOM_SERVER_DATABASE_URL": $0] } ?? [:]) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: log)
         process.standardError = FileHandle.nullDevice
         try process.run()

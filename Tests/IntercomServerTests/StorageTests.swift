@@ -1,23 +1,34 @@
 import Foundation
-import IntercomServer
+@testable import IntercomServer
 import IntercomTestSupport
 import Logging
 import Testing
 
 /// Storage durability settings, persistence across restarts, and the timestamp format.
 @Suite struct StorageTests {
-    @Test func databaseRunsInWALWithFullSync() async throws {
+    /// What is acknowledged is durable: SQLite in WAL with `synchronous = FULL`; PostgreSQL with
+    /// `synchronous_commit` and `fsync` on (a commit returns once its WAL record is flushed).
+    @Test func commitsAreDurableBeforeTheyAreAcknowledged() async throws {
         let server = try await TestServer()
-        let settings = try await server.backend.database.durabilitySettings()
-        #expect(settings.synchronous == 2)
-        #expect(settings.journalMode == "wal")
-        #expect(try await server.backend.database.integrityCheck() == "ok")
+        if server.backend.database.isShared {
+            let settings = try await server.backend.database.read { db in
+                (try db.value(String.self, "SHOW synchronous_commit"), try db.value(String.self, "SHOW fsync"))
+            }
+            #expect(settings.0 == "on")
+            #expect(settings.1 == "on")
+        } else {
+            let settings = try await server.backend.database.durabilitySettings()
+            #expect(settings.synchronous == 2)
+            #expect(settings.journalMode == "wal")
+            #expect(try await server.backend.database.integrityCheck() == "ok")
+        }
     }
 
     @Test func generatedTokenKeyAndSessionsSurviveARestart() async throws {
         let directory = try TemporaryDirectory(prefix: "intercom-restart")
         var configuration = ServerConfiguration()
         configuration.databasePath = directory.path("db.sqlite")
+        configuration.databaseURL = TestPostgres.freshURL()
         configuration.passwordIterations = 10
         let clock = TestClock()
         let first = try await IntercomBackend(configuration: configuration, clock: clock.serverClock, logger: TestServer.logger)

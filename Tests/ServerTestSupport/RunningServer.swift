@@ -31,6 +31,7 @@ public struct RunningServer: Sendable {
         let directory = try TemporaryDirectory(prefix: "parse-client")
         var configuration = ServerConfiguration()
         configuration.databasePath = database ?? directory.path("server.sqlite")
+        if database == nil { configuration.databaseURL = TestPostgres.freshURL() }
         configuration.port = requestedPort
         configuration.passwordIterations = 10
         configuration.rateLimit.enabled = false

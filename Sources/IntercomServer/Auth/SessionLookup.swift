@@ -6,7 +6,7 @@ struct SessionLookup: Sendable {
     /// The session and user of `token`; 209 when unknown, 209/expired when past its lifetime.
     func resolve(_ token: String) async throws -> (SessionRecord, UserRecord) {
         let now = clock.milliseconds
-        let resolved = try await database.pool.read { db in
+        let resolved = try await database.read { db in
             try SessionStore.fetch(db, token: token).map { session in
                 (session, try UserStore.fetch(db, objectId: session.userId))
             }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// Who may read and write which rows (the class-level permissions and ACLs of the original deployment,
 /// fixed in code). The master key bypasses all of it.
@@ -20,20 +19,20 @@ struct AccessPolicy: Sendable {
         var filter = RowFilter()
         switch descriptor.name {
         case ClassDescriptor.activeUsers.name:
-            filter.add("updatedAt >= ?", [(now - 3 * heartbeatMilliseconds).databaseValue])
+            filter.add("updatedAt >= ?", [(now - 3 * heartbeatMilliseconds).sqlValue])
         case ClassDescriptor.activeSessions.name:
-            filter.add("expiresAt IS NULL OR expiresAt > ?", [now.databaseValue])
+            filter.add("expiresAt IS NULL OR expiresAt > ?", [now.sqlValue])
             if !auth.isMaster {
                 let userId = auth.userId ?? ""
-                filter.add("callerID = ? OR receiverID = ?", [userId.databaseValue, userId.databaseValue])
+                filter.add("callerID = ? OR receiverID = ?", [userId.sqlValue, userId.sqlValue])
             }
         case ClassDescriptor.callLog.name:
             if !auth.isMaster {
                 let reader = "," + (auth.userId ?? "*") + ","
-                filter.add("instr(readers, ',*,') > 0 OR instr(readers, ?) > 0", [reader.databaseValue])
+                filter.addContains(column: "readers", ",*,", or: reader)
             }
         default:
-            filter.add("0")
+            filter.addNever()
         }
         return filter
     }

@@ -3,6 +3,7 @@
 /// | variable | meaning |
 /// |---|---|
 /// | `INTERCOM_SERVER_DB` | database file |
+/// | `INTERCOM_SERVER_DATABASE_URL` | `postgres://…` (PostgreSQL instead of the file) |
 /// | `INTERCOM_APP_ID` | application id (default `intercom`) |
 /// | `INTERCOM_CLIENT_KEY` | required client/REST key(s), comma-separated |
 /// | `INTERCOM_MASTER_KEY` | master key (loopback only) |
@@ -39,6 +40,7 @@ extension ServerConfiguration {
         }
 
         if let path = value("INTERCOM_SERVER_DB") { databasePath = path }
+        if let url = value("INTERCOM_SERVER_DATABASE_URL") { databaseURL = url }
         if let id = value("INTERCOM_APP_ID") { applicationId = id }
         if let keys = list("INTERCOM_CLIENT_KEY") { clientKeys = keys }
         if let key = value("INTERCOM_MASTER_KEY") { masterKey = key }

@@ -8,6 +8,7 @@ import IntercomConfig
 /// ```toml
 /// listen = "0.0.0.0:1337"
 /// database = "/var/lib/intercom-server/server.sqlite"
+/// database_url = "postgres://intercom:secret@db.example:5432/intercom"  # PostgreSQL for a fleet (instead of `database`)
 /// application_id = "intercom"
 /// client_keys_file = "/etc/intercom-server/client-keys"     # one key per line
 /// master_key_file = "/etc/intercom-server/master-key"
@@ -42,7 +43,7 @@ import IntercomConfig
 /// ```
 extension ServerConfiguration {
     static let fileKeys: Set<String> = [
-        "listen", "database", "application_id", "client_keys_file", "master_key_file", "token_keys_file",
+        "listen", "database", "database_url", "application_id", "client_keys_file", "master_key_file", "token_keys_file",
         "signal_url", "stun_urls", "turn_urls", "turn_secret_file", "heartbeat_seconds", "ring_seconds",
         "token_seconds", "rate_limit", "max_viewers", "web_root", "public_url", "trusted_proxies", "master_key_ips",
         "max_connections", "idle_timeout_seconds", "header_timeout_seconds", "body_timeout_seconds", "max_list_items", "max_where_bytes",
@@ -117,6 +118,14 @@ extension ServerConfiguration {
             report(key, "unknown key (known: \(Self.fileKeys.sorted().joined(separator: ", ")))")
         }
         if let value = string("database") { databasePath = value }
+        if let value = string("database_url") {
+            do throws(StorageError) {
+                _ = try PostgresSettings(url: value)
+                databaseURL = value
+            } catch {
+                report("database_url", error.description)
+            }
+        }
         if let value = string("application_id") { applicationId = value }
         if let value = secret("client_keys_file") {
             clientKeys = value.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

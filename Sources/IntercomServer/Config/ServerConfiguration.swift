@@ -5,6 +5,9 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 1337
     public var databasePath = "./intercom-server.sqlite"
+    /// `postgres://…`: keep the rows in PostgreSQL, shared by every instance given the same URL (a fleet
+    /// behind a load balancer); nil: the SQLite file at `databasePath`.
+    public var databaseURL: String?
     /// Serve HTTPS (and WSS) with these PEM files; nil: plain HTTP (behind a TLS proxy, or on loopback).
     public var tls: TLSFiles?
 

@@ -22,6 +22,7 @@ public enum ServerApplication {
             SessionRevalidationService(revalidator: backend.sessionRevalidator),
         ]
         if sweeping { services.append(SweeperService(sweeper: backend.sweeper)) }
+        if let bus = backend.changeBus { services.append(BusService(bus: bus)) }
         services.append(CertificateReloadService(certificate: certificate, logger: logger))
         if let certificate {
             logger.info("serving HTTPS with \(certificate.credentials.files.certificateFile): \(certificate.credentials.summary)")
@@ -76,7 +77,7 @@ public enum ServerApplication {
         } else {
             logger.warning("web caller files not found; set --web-root or INTERCOM_WEB_ROOT to serve them at /")
         }
-        router.get("health") { _, _ in HealthResponse(status: "ok") }
+        router.get("health") { _, _ in await backend.health.response() }
         let adapter = ParseHTTPAdapter(service: backend.parse, maxBodyBytes: backend.configuration.maxBodyBytes,
                                        bodyTimeoutSeconds: backend.configuration.connectionLimits.bodyTimeoutSeconds)
         let files = FilesEndpoint(adapter: adapter)
@@ -97,7 +98,7 @@ public enum ServerApplication {
     static func webSocketRouter(backend: IntercomBackend) -> Router<PeerWebSocketRequestContext> {
         let router = Router(context: PeerWebSocketRequestContext.self)
         let liveQuery = LiveQueryEndpoint(hub: backend.liveQuery)
-        let signaling = SignalingEndpoint(rooms: backend.signaling)
+        let signaling = SignalingEndpoint(relay: backend.signalingRelay)
         router.ws("parse") { inbound, outbound, context in
             let client = ClientAddress.resolve(
                 peer: context.requestContext.remoteIP, forwardedFor: ForwardingHeaders.forwardedFor(context.request.headers),
@@ -111,8 +112,15 @@ public enum ServerApplication {
     }
 }
 
-struct HealthResponse: ResponseCodable {
-    var status: String
+/// Runs the fleet's bus (`PostgresBus`: changes, signaling, heartbeats) until graceful shutdown.
+struct BusService: Service {
+    let bus: PostgresBus
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await bus.run()
+        }
+    }
 }
 
 /// Runs the sweeper alongside the server and stops it on graceful shutdown.

@@ -1,4 +1,3 @@
-import GRDB
 import Logging
 
 /// Re-checks, every `interval`, the `_Session` rows LiveQuery sockets and subscriptions run on, and ends
@@ -20,15 +19,14 @@ struct SessionRevalidator: Sendable {
         guard !inUse.isEmpty else { return 0 }
         let now = clock.milliseconds
         do {
-            let alive = try await database.pool.read { db in
+            let alive = try await database.read { db in
                 var alive: Set<String> = []
                 let ids = Array(inUse)
                 for start in stride(from: 0, to: ids.count, by: 500) {
                     let chunk = Array(ids[start..<min(start + 500, ids.count)])
                     let marks = chunk.map { _ in "?" }.joined(separator: ",")
-                    let rows = try String.fetchAll(
-                        db, sql: #"SELECT objectId FROM "_Session" WHERE expiresAt > ? AND objectId IN ("# + marks + ")",
-                        arguments: StatementArguments([now.databaseValue] + chunk.map(\.databaseValue)))
+                    let rows = try db.values(String.self, #"SELECT objectId FROM "_Session" WHERE expiresAt > ? AND objectId IN ("# + marks + ")",
+                        SQLArguments([now.sqlValue] + chunk.map(\.sqlValue)))
                     alive.formUnion(rows)
                 }
                 return alive

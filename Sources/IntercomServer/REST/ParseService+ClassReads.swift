@@ -6,7 +6,7 @@ extension ParseService {
         let options = try QueryOptions(projectionParameters: request.parameters)
         guard let descriptor = ClassDescriptor.named(className) else { throw ParseError.objectNotFound }
         let filter = accessPolicy(descriptor).visibleRows(for: auth, now: clock.milliseconds)
-        guard let object = try await database.pool.read({ db in
+        guard let object = try await database.read({ db in
             try ObjectStore.fetch(db, descriptor, objectId: objectId, extra: filter)
         }) else { throw ParseError.objectNotFound }
         return .ok(.object(Projection.apply(object.restJSON, keys: options.keys, excluding: options.excludeKeys)))
@@ -23,7 +23,7 @@ extension ParseService {
         }
         var filter = accessPolicy(descriptor).visibleRows(for: auth, now: clock.milliseconds)
         filter.append(RowFilter.prefilter(for: options.predicate, in: descriptor))
-        let candidates = try await database.pool.read { [filter] db in
+        let candidates = try await database.read { [filter] db in
             try ObjectStore.find(db, descriptor, filter: filter, deadline: deadline)
         }
         var matches: [[String: JSONValue]] = []

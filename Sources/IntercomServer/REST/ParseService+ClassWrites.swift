@@ -1,4 +1,3 @@
-import GRDB
 
 /// Create, update and delete on `/classes/<name>` (parse-wire.md §4), with the access rules of
 /// `AccessPolicy` and the `ActiveSessions` beforeSave of `CallSessionMinter`.
@@ -37,13 +36,13 @@ extension ParseService {
         }
 
         let object = StoredObject(objectId: RandomText.objectId(), createdAt: now, updatedAt: now, fields: outcome.fields)
-        try await database.pool.write { [callSession, auth] db in
+        try await database.write { [callSession, auth] db in
             try FileOwnership.authorize(db, object.fields, auth: auth)
             try SchemaStore.validateAndRecord(db, descriptor, fields: object.fields)
             try ObjectStore.insert(db, descriptor, object)
             if let callSession { try CallSessionStore.insert(db, callSession) }
         }
-        await liveQuery.publish(.created(descriptor.name, object))
+        await changes.publish(.created(descriptor.name, object))
         var response = serverFields.merging(outcome.operationResults) { server, _ in server }
         response["objectId"] = .string(object.objectId)
         response["createdAt"] = .string(ParseTimestamp.format(milliseconds: now))
@@ -62,7 +61,7 @@ extension ParseService {
         for field in descriptor.serverOwnedFields { body.removeValue(forKey: field) }
         let policy = accessPolicy(descriptor)
         let now = clock.milliseconds
-        let (original, updated, operationResults) = try await database.pool.write { [body] db in
+        let (original, updated, operationResults) = try await database.write { [body] db in
             guard let old = try ObjectStore.fetch(db, descriptor, objectId: objectId,
                                                   extra: policy.visibleRows(for: auth, now: now)),
                   policy.mayWrite(auth, old)
@@ -78,7 +77,7 @@ extension ParseService {
             try ObjectStore.update(db, descriptor, new)
             return (old, new, outcome.operationResults)
         }
-        await liveQuery.publish(.updated(descriptor.name, from: original, to: updated))
+        await changes.publish(.updated(descriptor.name, from: original, to: updated))
         var response = operationResults
         response["updatedAt"] = .string(ParseTimestamp.format(milliseconds: updated.updatedAt))
         return .ok(.object(response))
@@ -88,7 +87,7 @@ extension ParseService {
         guard let descriptor = ClassDescriptor.named(className) else { throw ParseError.objectNotFound }
         let policy = accessPolicy(descriptor)
         let now = clock.milliseconds
-        let (deleted, released) = try await database.pool.write { db in
+        let (deleted, released) = try await database.write { db in
             guard let old = try ObjectStore.fetch(db, descriptor, objectId: objectId,
                                                   extra: policy.visibleRows(for: auth, now: now)),
                   policy.mayWrite(auth, old)
@@ -96,7 +95,7 @@ extension ParseService {
             try ObjectStore.delete(db, descriptor, objectId: old.objectId)
             return (old, try FileOwnership.releaseWithRow(db, old.fields, ownerField: descriptor.creatorField))
         }
-        await liveQuery.publish(.deleted(descriptor.name, deleted))
+        await changes.publish(.deleted(descriptor.name, deleted))
         // A row's files go with it (issue #19: a deleted visit leaves no picture behind), but only those
         // its creator uploaded: a row naming another user's file must not delete it.
         for name in released { await files.delete(name) }

@@ -17,7 +17,7 @@ extension ParseService {
                                                 contentType: FileUploadPolicy.acceptedContentType,
                                                 createdAt: clock.milliseconds)
             do {
-                try await database.pool.write { db in try FileRecordStore.insert(db, record) }
+                try await database.write { db in try FileRecordStore.insert(db, record) }
             } catch {
                 // A file without its record could be neither referenced nor deleted by its uploader.
                 await files.delete(stored)
@@ -37,7 +37,7 @@ extension ParseService {
         do {
             let auth = try await authenticate(request)
             let userId = auth.userId
-            let allowed = try await database.pool.write { db -> Bool in
+            let allowed = try await database.write { db -> Bool in
                 guard FileUploadPolicy.isValidName(name) else { return false }
                 if !auth.isMaster {
                     guard try FileRecordStore.notOwned(db, names: [name], by: userId).isEmpty else { return false }

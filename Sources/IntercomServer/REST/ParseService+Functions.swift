@@ -21,7 +21,7 @@ extension ParseService {
         }
         guard let userId = auth.userId else { throw ParseError.scriptFailed("viewerToken requires a logged-in user") }
         let now = clock.milliseconds
-        let record = try await database.pool.read { db in try CallSessionStore.fetch(db, sessionID: sessionID, now: now) }
+        let record = try await database.read { db in try CallSessionStore.fetch(db, sessionID: sessionID, now: now) }
         guard let record, record.isParticipant(userId) else {
             throw ParseError.scriptFailed("Permission denied: not a participant of this session")
         }

@@ -16,7 +16,7 @@ extension ParseService {
         let now = clock.milliseconds
         let user = UserRecord(objectId: RandomText.objectId(), username: username, passwordHash: hash, anonymousId: nil,
                               extra: extra, createdAt: now, updatedAt: now)
-        let token = try await database.pool.write { [configuration] db in
+        let token = try await database.write { [configuration] db in
             guard try !UserStore.usernameExists(db, username) else {
                 throw ParseError(code: ParseErrorCode.usernameTaken, "Account already exists for this username.")
             }
@@ -46,7 +46,7 @@ extension ParseService {
         let now = clock.milliseconds
         let lifetime = configuration.sessionLengthSeconds * 1000
         let installationId = request.headers.installationId
-        let (user, token, created) = try await database.pool.write { db in
+        let (user, token, created) = try await database.write { db in
             if let existing = try UserStore.fetch(db, anonymousId: anonymousId) {
                 let token = try SessionStore.create(db, userId: existing.objectId, installationId: installationId,
                                                     action: "login", provider: "anonymous", now: now,
@@ -84,12 +84,12 @@ extension ParseService {
             throw ParseError(code: ParseErrorCode.passwordMissing, "password is required.")
         }
         let invalid = ParseError(code: ParseErrorCode.objectNotFound, "Invalid username/password.")
-        let candidate = try await database.pool.read { db in try UserStore.fetch(db, username: username) }
+        let candidate = try await database.read { db in try UserStore.fetch(db, username: username) }
         // Unknown users cost a full hash too, so response time does not tell which usernames exist.
         let matches = await hasher.verifyOffloaded(password, against: candidate?.passwordHash ?? unknownUserHash)
         guard let user = candidate, user.passwordHash != nil, matches else { throw invalid }
         let now = clock.milliseconds
-        let token = try await database.pool.write { [configuration] db in
+        let token = try await database.write { [configuration] db in
             try SessionStore.create(db, userId: user.objectId, installationId: request.headers.installationId,
                                     action: "login", provider: "password", now: now,
                                     lifetimeMilliseconds: configuration.sessionLengthSeconds * 1000)
@@ -102,7 +102,7 @@ extension ParseService {
     /// `POST /logout`: deletes the session; `{}` also without one, as parse-server.
     func logOut(auth: RequestAuth) async throws -> ParseResponse {
         if let token = auth.sessionToken {
-            try await database.pool.write { db in _ = try SessionStore.delete(db, token: token) }
+            try await database.write { db in _ = try SessionStore.delete(db, token: token) }
         }
         return .ok([:])
     }
@@ -122,7 +122,7 @@ extension ParseService {
     /// `GET /users/<id>`: users are private (parse-server `enforcePrivateUsers`): only oneself or the master.
     func user(objectId: String, auth: RequestAuth) async throws -> ParseResponse {
         guard auth.isMaster || auth.userId == objectId,
-              let user = try await database.pool.read({ db in try UserStore.fetch(db, objectId: objectId) })
+              let user = try await database.read({ db in try UserStore.fetch(db, objectId: objectId) })
         else { throw ParseError.objectNotFound }
         return .ok(.object(user.restJSON))
     }

@@ -1,4 +1,3 @@
-import GRDB
 import Logging
 
 /// The Parse REST subset, transport-free: takes a `ParseRequest`, answers a `ParseResponse`. The HTTP
@@ -15,8 +14,8 @@ final class ParseService: Sendable {
     let iceServers: IceServerProvider
     let rateLimiter: RateLimiter
     let logger: Logger
-    /// Receives every committed class write (LiveQuery events).
-    let liveQuery: LiveQueryHub
+    /// Receives every committed class write (LiveQuery events, on every instance of a fleet).
+    let changes: ChangeFeed
     /// Where the server listens, for the listen-derived `signalURL`.
     let boundPort: BoundPort
     /// Parse Files (snapshots), on disk beside the database.
@@ -25,11 +24,11 @@ final class ParseService: Sendable {
     let unknownUserHash: String
 
     init(configuration: ServerConfiguration, database: ServerDatabase, clock: ServerClock, keyRing: TokenKeyRing,
-         liveQuery: LiveQueryHub, boundPort: BoundPort, files: FileStore, logger: Logger) {
+         changes: ChangeFeed, boundPort: BoundPort, files: FileStore, logger: Logger) {
         self.files = files
         self.configuration = configuration
         self.boundPort = boundPort
-        self.liveQuery = liveQuery
+        self.changes = changes
         self.database = database
         self.clock = clock
         self.logger = logger
@@ -63,7 +62,7 @@ final class ParseService: Sendable {
     func parseError(_ error: any Error) -> ParseError {
         if let error = error as? ParseError { return error }
         if error is QueryTimeout { return ParseError(code: ParseErrorCode.timeout, QueryTimeout.message) }
-        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        if case StorageError.uniqueViolation = error {
             return ParseError(code: ParseErrorCode.duplicateValue,
                               "A duplicate value for a field with unique values was provided")
         }
@@ -80,7 +79,7 @@ final class ParseService: Sendable {
         else { return }
         let now = clock.milliseconds
         let ttl = configuration.idempotencyTTLSeconds * 1000
-        let fresh = try await database.pool.write { db in
+        let fresh = try await database.write { db in
             try IdempotencyStore.record(db, requestId: requestId, now: now, ttlMilliseconds: ttl)
         }
         guard fresh else { throw ParseError.duplicateRequest }

@@ -19,7 +19,7 @@ actor SignalingRooms {
     }
 
     private struct Connection {
-        let outbox: AsyncStream<String>.Continuation
+        let outbox: SignalingSink
         var lastHeard: ContinuousClock.Instant
     }
 
@@ -48,9 +48,14 @@ actor SignalingRooms {
     /// Handles the first frame of a socket, whose frames go to `outbox`. Returns the socket's peer id, or
     /// nil after sending the refusal and finishing `outbox`.
     func join(_ text: String, outbox: AsyncStream<String>.Continuation) async -> String? {
+        await join(text, sink: .local(outbox))
+    }
+
+    /// `join` for a socket on this instance or, on a fleet, on another one.
+    func join(_ text: String, sink outbox: SignalingSink) async -> String? {
         switch await admit(text) {
         case .failure(let refusal):
-            outbox.yield(refusal.frame)
+            _ = outbox.yield(refusal.frame)
             outbox.finish()
             return nil
         case .success(let (admission, claims)):
@@ -181,7 +186,7 @@ actor SignalingRooms {
 
     private func send(_ text: String, to peerId: String) {
         guard let connection = connections[peerId] else { return }
-        if case .dropped = connection.outbox.yield(text) {
+        if !connection.outbox.yield(text) {
             logger.warning("signaling: peer fell behind; dropping it", metadata: ["peer": "\(peerId)"])
             leave(peerId, reason: "error")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A call session the server minted tokens for. It outlives its `ActiveSessions` row (the receiver deletes
 /// the row when it answers) until the tokens expire, so participants can still mint viewer tokens and the
@@ -18,15 +17,13 @@ public struct CallSessionRecord: Sendable, Equatable {
 }
 
 enum CallSessionStore {
-    static func insert(_ db: Database, _ record: CallSessionRecord) throws {
-        try db.execute(
-            sql: #"INSERT INTO "_CallSession" (sessionID, callerID, receiverID, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)"#,
-            arguments: [record.sessionID, record.callerID, record.receiverID, record.createdAt, record.expiresAt])
+    static func insert(_ db: any StorageConnection, _ record: CallSessionRecord) throws {
+        try db.execute(#"INSERT INTO "_CallSession" (sessionID, callerID, receiverID, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)"#,
+            [record.sessionID, record.callerID, record.receiverID, record.createdAt, record.expiresAt])
     }
 
-    static func fetch(_ db: Database, sessionID: String, now: Int64) throws -> CallSessionRecord? {
-        try Row.fetchOne(
-            db, sql: #"SELECT * FROM "_CallSession" WHERE sessionID = ? AND expiresAt > ?"#, arguments: [sessionID, now]
+    static func fetch(_ db: any StorageConnection, sessionID: String, now: Int64) throws -> CallSessionRecord? {
+        try db.row(#"SELECT * FROM "_CallSession" WHERE sessionID = ? AND expiresAt > ?"#, [sessionID, now]
         ).map { row in
             CallSessionRecord(sessionID: row["sessionID"], callerID: row["callerID"], receiverID: row["receiverID"],
                               createdAt: row["createdAt"], expiresAt: row["expiresAt"])
@@ -38,6 +35,6 @@ extension ServerDatabase {
     /// The live call session `sessionID`, for the signaling endpoint.
     public func callSession(_ sessionID: String, now: Date) async throws -> CallSessionRecord? {
         let millis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        return try await pool.read { db in try CallSessionStore.fetch(db, sessionID: sessionID, now: millis) }
+        return try await read { db in try CallSessionStore.fetch(db, sessionID: sessionID, now: millis) }
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// `_File` rows: who uploaded each Parse File (issue #19 follow-up). parse-server keeps no such record
 /// and trusts any `{"__type":"File"}` a client writes; here the record is what lets a row reference, and
@@ -12,14 +11,13 @@ enum FileRecordStore {
         var createdAt: Int64
     }
 
-    static func insert(_ db: Database, _ record: Record) throws {
-        try db.execute(
-            sql: #"INSERT INTO "_File" (name, ownerId, size, contentType, createdAt) VALUES (?, ?, ?, ?, ?)"#,
-            arguments: [record.name, record.ownerId, record.size, record.contentType, record.createdAt])
+    static func insert(_ db: any StorageConnection, _ record: Record) throws {
+        try db.execute(#"INSERT INTO "_File" (name, ownerId, size, contentType, createdAt) VALUES (?, ?, ?, ?, ?)"#,
+            [record.name, record.ownerId, record.size, record.contentType, record.createdAt])
     }
 
-    static func fetch(_ db: Database, name: String) throws -> Record? {
-        try Row.fetchOne(db, sql: #"SELECT * FROM "_File" WHERE name = ?"#, arguments: [name]).map { row in
+    static func fetch(_ db: any StorageConnection, name: String) throws -> Record? {
+        try db.row(#"SELECT * FROM "_File" WHERE name = ?"#, [name]).map { row in
             Record(name: row["name"], ownerId: row["ownerId"], size: row["size"], contentType: row["contentType"],
                    createdAt: row["createdAt"])
         }
@@ -27,7 +25,7 @@ enum FileRecordStore {
 
     /// Those of `names` that `userId` did not upload (unknown names included: the answer must not tell
     /// a stranger's file from no file).
-    static func notOwned(_ db: Database, names: some Sequence<String>, by userId: String?) throws -> [String] {
+    static func notOwned(_ db: any StorageConnection, names: some Sequence<String>, by userId: String?) throws -> [String] {
         try names.filter { name in
             guard let userId, let record = try fetch(db, name: name) else { return true }
             return record.ownerId != userId
@@ -36,30 +34,31 @@ enum FileRecordStore {
 
     /// Forgets those of `names` that `ownerId` uploaded and returns them: the files the caller may now
     /// delete from disk. Others' files, and files without a record, are left alone.
-    static func release(_ db: Database, names: some Sequence<String>, ownedBy ownerId: String?) throws -> [String] {
+    static func release(_ db: any StorageConnection, names: some Sequence<String>, ownedBy ownerId: String?) throws -> [String] {
         guard let ownerId else { return [] }
         var released: [String] = []
         for name in Set(names) {
-            try db.execute(sql: #"DELETE FROM "_File" WHERE name = ? AND ownerId = ?"#, arguments: [name, ownerId])
-            if db.changesCount > 0 { released.append(name) }
+            if try db.execute(#"DELETE FROM "_File" WHERE name = ? AND ownerId = ?"#, [name, ownerId]) > 0 {
+                released.append(name)
+            }
         }
         return released
     }
 
     /// Forgets `name` whoever uploaded it (the file's own `DELETE`, already authorised).
-    static func delete(_ db: Database, name: String) throws {
-        try db.execute(sql: #"DELETE FROM "_File" WHERE name = ?"#, arguments: [name])
+    static func delete(_ db: any StorageConnection, name: String) throws {
+        try db.execute(#"DELETE FROM "_File" WHERE name = ?"#, [name])
     }
 
     /// Every recorded name (the retention sweep leaves these to their records' age).
-    static func names(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: #"SELECT name FROM "_File""#)
+    static func names(_ db: any StorageConnection) throws -> [String] {
+        try db.values(String.self, #"SELECT name FROM "_File""#)
     }
 
     /// Forgets every file uploaded before `cutoff` and returns their names (the retention sweep's orphans).
-    static func deleteOlder(_ db: Database, than cutoff: Int64) throws -> [String] {
-        let names = try String.fetchAll(db, sql: #"SELECT name FROM "_File" WHERE createdAt < ?"#, arguments: [cutoff])
-        try db.execute(sql: #"DELETE FROM "_File" WHERE createdAt < ?"#, arguments: [cutoff])
+    static func deleteOlder(_ db: any StorageConnection, than cutoff: Int64) throws -> [String] {
+        let names = try db.values(String.self, #"SELECT name FROM "_File" WHERE createdAt < ?"#, [cutoff])
+        try db.execute(#"DELETE FROM "_File" WHERE createdAt < ?"#, [cutoff])
         return names
     }
 }

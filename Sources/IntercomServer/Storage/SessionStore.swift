@@ -1,5 +1,4 @@
 import Crypto
-import GRDB
 
 /// `_Session` rows, keyed by the SHA-256 of the token.
 enum SessionStore {
@@ -9,25 +8,24 @@ enum SessionStore {
 
     /// Creates a session and returns its token. Logging in again from the same installation replaces that
     /// installation's older sessions (parse-server `destroyDuplicatedSessions`).
-    static func create(_ db: Database, userId: String, installationId: String?, action: String, provider: String,
+    static func create(_ db: any StorageConnection, userId: String, installationId: String?, action: String, provider: String,
                        now: Int64, lifetimeMilliseconds: Int64) throws -> String {
         if let installationId {
-            try db.execute(sql: #"DELETE FROM "_Session" WHERE userId = ? AND installationId = ?"#,
-                           arguments: [userId, installationId])
+            try db.execute(#"DELETE FROM "_Session" WHERE userId = ? AND installationId = ?"#,
+                           [userId, installationId])
         }
         let token = RandomText.sessionToken()
-        try db.execute(
-            sql: """
+        try db.execute("""
                 INSERT INTO "_Session" (objectId, tokenHash, userId, installationId, createdWith, expiresAt, createdAt, updatedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [RandomText.objectId(), tokenHash(token), userId, installationId, action + ":" + provider,
+            [RandomText.objectId(), tokenHash(token), userId, installationId, action + ":" + provider,
                         now + lifetimeMilliseconds, now, now])
         return token
     }
 
-    static func fetch(_ db: Database, token: String) throws -> SessionRecord? {
-        try Row.fetchOne(db, sql: #"SELECT * FROM "_Session" WHERE tokenHash = ?"#, arguments: [tokenHash(token)])
+    static func fetch(_ db: any StorageConnection, token: String) throws -> SessionRecord? {
+        try db.row(#"SELECT * FROM "_Session" WHERE tokenHash = ?"#, [tokenHash(token)])
             .map { row in
                 let createdWith: String = row["createdWith"]
                 let parts = createdWith.split(separator: ":", maxSplits: 1).map(String.init)
@@ -39,8 +37,7 @@ enum SessionStore {
     }
 
     @discardableResult
-    static func delete(_ db: Database, token: String) throws -> Bool {
-        try db.execute(sql: #"DELETE FROM "_Session" WHERE tokenHash = ?"#, arguments: [tokenHash(token)])
-        return db.changesCount > 0
+    static func delete(_ db: any StorageConnection, token: String) throws -> Bool {
+        try db.execute(#"DELETE FROM "_Session" WHERE tokenHash = ?"#, [tokenHash(token)]) > 0
     }
 }

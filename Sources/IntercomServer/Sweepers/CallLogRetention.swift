@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The visitor log's retention (issue #19): `CallLog` rows older than `days` are deleted with the
 /// snapshots they point at, and so is any file older than that which no row kept (an upload whose row was
@@ -18,10 +17,9 @@ public struct CallLogRetention: Sendable {
     /// Rows and files removed by one pass at `now` (milliseconds since 1970).
     func sweep(_ database: ServerDatabase, now: Int64) async throws -> (rows: Int, files: Int) {
         let cutoff = now - days * 86_400_000
-        let (rows, names, recorded) = try await database.pool.write { db -> (Int, [String], Set<String>) in
-            let bodies = try String.fetchAll(db, sql: "SELECT body FROM CallLog WHERE createdAt < ?", arguments: [cutoff])
-            try db.execute(sql: "DELETE FROM CallLog WHERE createdAt < ?", arguments: [cutoff])
-            let rows = db.changesCount
+        let (rows, names, recorded) = try await database.write { db -> (Int, [String], Set<String>) in
+            let bodies = try db.values(String.self, "SELECT body FROM CallLog WHERE createdAt < ?", [cutoff])
+            let rows = try db.execute("DELETE FROM CallLog WHERE createdAt < ?", [cutoff])
             // A row's snapshot goes with it only when the row's device uploaded it (`FileOwnership`).
             var names: [String] = []
             for body in bodies {

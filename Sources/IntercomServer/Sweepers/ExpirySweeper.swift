@@ -1,4 +1,3 @@
-import GRDB
 import Logging
 
 /// Deletes what has expired: ringing `ActiveSessions` rows past `expiresAt`, `ActiveUsers` rows not
@@ -45,10 +44,11 @@ public struct ExpirySweeper: Sendable {
     public func sweepOnce() async throws -> Report {
         let now = clock.milliseconds
         let staleBefore = now - 3 * heartbeatSeconds * 1000
-        var report = try await database.pool.write { db in
+        let swept = try await database.write { db -> Report? in
+            // On a fleet one instance sweeps at a time; the others find the lock taken and skip the pass.
+            guard try db.tryTransactionLock("intercom-sweep") else { return nil }
             func delete(_ sql: String, _ bound: Int64) throws -> Int {
-                try db.execute(sql: sql, arguments: [bound])
-                return db.changesCount
+                try db.execute(sql, [bound])
             }
             var report = Report()
             report.expiredCalls = try delete("DELETE FROM ActiveSessions WHERE expiresAt <= ?", now)
@@ -56,8 +56,13 @@ public struct ExpirySweeper: Sendable {
             report.expiredSessions = try delete(#"DELETE FROM "_Session" WHERE expiresAt <= ?"#, now)
             report.expiredCallSessions = try delete(#"DELETE FROM "_CallSession" WHERE expiresAt <= ?"#, now)
             report.expiredRequestIds = try delete(#"DELETE FROM "_Idempotency" WHERE expiresAt <= ?"#, now)
+            if db.dialect == .postgres {
+                // Spilled bus payloads are read within moments of their notification.
+                try db.execute(#"DELETE FROM "_ChangeSpill" WHERE createdAt < now() - interval '5 minutes'"#)
+            }
             return report
         }
+        guard var report = swept else { return Report() }
         if let callLogRetention {
             (report.expiredCallLogs, report.expiredFiles) = try await callLogRetention.sweep(database, now: now)
         }

@@ -9,7 +9,7 @@ import Synchronization
 struct SignalingEndpoint: Sendable {
     static let joinDeadline: Duration = .seconds(10)
 
-    let rooms: SignalingRooms
+    let relay: SignalingRelay
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
         let (outbox, continuation) = AsyncStream<String>.makeStream(
@@ -35,10 +35,10 @@ struct SignalingEndpoint: Sendable {
                 do {
                     for try await message in inbound.messages(maxSize: SignalingFrame.maxFrameBytes) {
                         guard case .text(let text) = message, !refused else { continue }
-                        if let peerId = peer.id {
-                            await rooms.receive(text, from: peerId)
-                        } else if let peerId = await rooms.join(text, outbox: continuation) {
-                            peer.id = peerId
+                        if let handle = peer.id {
+                            await relay.receive(text, from: handle)
+                        } else if let handle = await relay.join(text, outbox: continuation) {
+                            peer.id = handle
                         } else {
                             // The rooms queued the error and finished the outbox; the writer closes the socket.
                             refused = true
@@ -50,18 +50,18 @@ struct SignalingEndpoint: Sendable {
             }
             await group.next()
             deadline.cancel()
-            if let peerId = peer.id { await rooms.leave(peerId, reason: "left") }
+            if let handle = peer.id { await relay.leave(handle, reason: "left") }
             continuation.finish()
             group.cancelAll()
         }
     }
 }
 
-/// The peer id a socket got from its join, shared by its reader and its join deadline.
+/// What a socket got from its join, shared by its reader and its join deadline.
 private final class JoinedPeer: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = Mutex<SignalingRelay.Handle?>(nil)
 
-    var id: String? {
+    var id: SignalingRelay.Handle? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
     }

@@ -19,6 +19,7 @@ struct TestServer {
         self.clock = clock
         var configuration = ServerConfiguration()
         configuration.databasePath = directory.path("server.sqlite")
+        configuration.databaseURL = TestPostgres.freshURL()
         configuration.port = 0
         configuration.passwordIterations = 10
         configuration.masterKey = Self.masterKey

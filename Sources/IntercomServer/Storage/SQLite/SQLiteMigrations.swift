@@ -1,7 +1,7 @@
 import GRDB
 
-/// The schema, one migration per step; never edit a shipped migration, add a new one.
-enum ServerMigrations {
+/// The SQLite schema, one migration per step; never edit a shipped migration, add a new one.
+enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-users-sessions", migrate: createUsersAndSessions)
