@@ -9,14 +9,14 @@ import ParseWire
 import ServiceLifecycle
 import Synchronization
 
-/// The moving parts of `intercom-dev bench-backend`: an embedded server on a free loopback port and the
-/// agent's own client code talking to it.
+/// The moving parts of `intercom-dev bench-backend`: embedded servers on free loopback ports (one on
+/// SQLite, or several sharing one PostgreSQL database as a fleet does) and the agent's own client code
+/// talking to them.
 final class BackendBench: Sendable {
-    let serverURL: String
-    let liveQueryURL: String
+    let ports: [Int]
     let masterKey: String
     private let directory: String
-    private let serverTask: Task<Void, any Error>
+    private let serverTasks: [Task<Void, any Error>]
 
     static let logger: Logger = {
         var logger = Logger(label: "bench-backend")
@@ -24,47 +24,65 @@ final class BackendBench: Sendable {
         return logger
     }()
 
-    private init(port: Int, masterKey: String, directory: String, serverTask: Task<Void, any Error>) {
-        serverURL = "http://127.0.0.1:\(port)/parse"
-        liveQueryURL = "ws://127.0.0.1:\(port)/parse"
+    /// Instance 0's URLs.
+    var serverURL: String { serverURL(0) }
+    var liveQueryURL: String { liveQueryURL(0) }
+
+    func serverURL(_ instance: Int) -> String { "http://127.0.0.1:\(ports[instance % ports.count])/parse" }
+    func liveQueryURL(_ instance: Int) -> String { "ws://127.0.0.1:\(ports[instance % ports.count])/parse" }
+
+    private init(ports: [Int], masterKey: String, directory: String, serverTasks: [Task<Void, any Error>]) {
+        self.ports = ports
         self.masterKey = masterKey
         self.directory = directory
-        self.serverTask = serverTask
+        self.serverTasks = serverTasks
     }
 
-    static func start() async throws -> BackendBench {
+    /// Starts `instances` servers: on a fresh SQLite file (one instance), or on `databaseURL`.
+    static func start(databaseURL: String?, instances: Int) async throws -> BackendBench {
         let directory = NSTemporaryDirectory() + "intercom-bench-backend-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
         configuration.databasePath = directory + "/server.sqlite"
+        configuration.databaseURL = databaseURL
+        configuration.filesDirectory = directory + "/files"
         configuration.port = 0
         configuration.rateLimit.enabled = false
         configuration.masterKey = UUID().uuidString
         configuration.passwordIterations = 10
-        let backend = try await IntercomBackend(configuration: configuration, logger: logger)
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
-        let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
-        let task = Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchFailure("the embedded server did not start") }
-        return BackendBench(port: port, masterKey: configuration.masterKey ?? "", directory: directory, serverTask: task)
+        var ports: [Int] = []
+        var tasks: [Task<Void, any Error>] = []
+        for _ in 0..<instances {
+            let backend = try await IntercomBackend(configuration: configuration, logger: logger)
+            let (started, portSink) = AsyncStream<Int>.makeStream()
+            let application = ServerApplication.make(backend: backend, logger: logger) { portSink.yield($0 ?? 0) }
+            tasks.append(Task { try await application.run() })
+            var iterator = started.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw BenchFailure("an embedded server did not start") }
+            ports.append(port)
+            _ = backend
+        }
+        // On a fleet, each instance's bus must be listening before events are published.
+        if databaseURL != nil { try await Task.sleep(for: .seconds(1)) }
+        return BackendBench(ports: ports, masterKey: configuration.masterKey ?? "", directory: directory,
+                            serverTasks: tasks)
     }
 
     func stop() {
-        serverTask.cancel()
+        for task in serverTasks { task.cancel() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func client(master: Bool = false) -> ParseRESTClient {
+    func client(instance: Int = 0) -> ParseRESTClient {
         ParseRESTClient(
-            serverURL: serverURL,
+            serverURL: serverURL(instance),
             settings: ParseClientSettings(applicationId: "intercom", key: .none,
                                           installationId: UUID().uuidString.lowercased(), clientVersion: "bench"),
             policy: RetryPolicy(maxAttempts: 3), attemptTimeout: .seconds(30), logger: Self.logger)
     }
 
-    func anonymousUser() async throws -> (ParseRESTClient, UserResponse) {
-        let client = client()
+    func anonymousUser(instance: Int = 0) async throws -> (ParseRESTClient, UserResponse) {
+        let client = client(instance: instance)
         let user = try await client.send(UserResponse.self) {
             $0.anonymousLogin(anonymousId: UUID().uuidString.lowercased(), requestId: $1)
         }
@@ -96,7 +114,8 @@ final class BackendBench: Sendable {
             guard ContinuousClock.now - waitStart < .seconds(10) else { throw BenchFailure("LiveQuery never came up") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let (caller, callerUser) = try await anonymousUser()
+        // On a fleet the caller writes through the last instance; the device listens on the first.
+        let (caller, callerUser) = try await anonymousUser(instance: ports.count - 1)
         var delivered = intake.calls.makeAsyncIterator()
         var samples: [Duration] = []
         for index in 0..<calls {
@@ -113,14 +132,16 @@ final class BackendBench: Sendable {
 
     // MARK: Geo queries
 
-    private let inserted = Mutex(0)
+    private let inserted = Mutex<[String]>([])
 
-    func geoQueries(tableSize: Int, queries: Int) async throws -> LatencyFigures {
+    /// Fills `ActiveUsers` up to `tableSize` rows spread over about 600 km × 600 km, 50 per batch (master key),
+    /// and returns their object ids.
+    func fill(tableSize: Int) async throws -> [String] {
         let admin = client()
         var random = SystemRandomNumberGenerator()
-        // Fill up to `tableSize` rows spread over about 600 km × 600 km, 50 per batch (master key).
-        while inserted.withLock({ $0 }) < tableSize {
-            let start = inserted.withLock { $0 }
+        var lastReport = ContinuousClock.now
+        while inserted.withLock({ $0.count }) < tableSize {
+            let start = inserted.withLock { $0.count }
             let count = min(50, tableSize - start)
             let requests: [JSONValue] = (0..<count).map { offset in
                 [
@@ -136,20 +157,33 @@ final class BackendBench: Sendable {
             }
             let masterKey = self.masterKey
             let body = Array(JSONValue.object(["requests": .array(requests)]).jsonText().utf8)
-            _ = try await admin.send(Array<JSONValue>.self) { builder, id in
+            let results = try await admin.send(Array<JSONValue>.self) { builder, id in
                 var request = ParseRequest(method: .post, path: builder.settings.mountPath + "/batch",
                                            headers: builder.headers(requestId: id), body: body)
                 request.headers.append(.init("X-Parse-Master-Key", masterKey))
                 return request
             }
-            inserted.withLock { $0 += count }
+            let ids = results.compactMap { $0["success"]?["objectId"]?.stringValue }
+            guard ids.count == count else { throw BenchFailure("a fill batch created \(ids.count) of \(count) rows") }
+            inserted.withLock { $0 += ids }
+            if ContinuousClock.now - lastReport > .seconds(10) {
+                lastReport = .now
+                Swift.print("  filling ActiveUsers: \(start + count) of \(tableSize) rows")
+            }
         }
+        return inserted.withLock { Array($0.prefix(tableSize)) }
+    }
+
+    func geoQueries(tableSize: Int, queries: Int) async throws -> LatencyFigures {
+        _ = try await fill(tableSize: tableSize)
+        let clients = ports.indices.map { client(instance: $0) }
+        var random = SystemRandomNumberGenerator()
         var samples: [Duration] = []
-        for _ in 0..<queries {
+        for index in 0..<queries {
             let center = try ParseWire.GeoPoint(latitude: Double.random(in: 47.5...52.5, using: &random),
                                   longitude: Double.random(in: 6.5...13.5, using: &random))
             let start = ContinuousClock.now
-            _ = try await admin.send(QueryResults<ActiveUserRow>.self) {
+            _ = try await clients[index % clients.count].send(QueryResults<ActiveUserRow>.self) {
                 $0.nearbyActiveUsers(center: center, withinKilometers: 10, limit: 100, requestId: $1)
             }
             samples.append(ContinuousClock.now - start)
@@ -157,14 +191,56 @@ final class BackendBench: Sendable {
         return LatencyFigures(samples)
     }
 
+    // MARK: Heartbeats
+
+    /// `devices` rows re-saved (a new `heartbeat` value, what a device's heartbeat PUT does) by `concurrency`
+    /// workers spread over the instances for `seconds`: saves per second, and each save's latency.
+    func heartbeats(devices: Int, seconds: Int, concurrency: Int) async throws -> (perSecond: Double, LatencyFigures) {
+        let ids = try await fill(tableSize: devices)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let masterKey = self.masterKey
+        let started = ContinuousClock.now
+        let samples = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for worker in 0..<concurrency {
+                let client = client(instance: worker)
+                group.addTask {
+                    var samples: [Duration] = []
+                    var index = worker
+                    while ContinuousClock.now < deadline {
+                        let objectId = ids[index % ids.count]
+                        index += concurrency
+                        let body = Array(JSONValue.object(["heartbeat": .number(Double(index))]).jsonText().utf8)
+                        let start = ContinuousClock.now
+                        _ = try await client.send(JSONValue.self) { builder, id in
+                            var request = ParseRequest(
+                                method: .put, path: builder.settings.mountPath + "/classes/ActiveUsers/" + objectId,
+                                headers: builder.headers(requestId: id), body: body)
+                            request.headers.append(.init("X-Parse-Master-Key", masterKey))
+                            return request
+                        }
+                        samples.append(ContinuousClock.now - start)
+                    }
+                    return samples
+                }
+            }
+            var all: [Duration] = []
+            for try await part in group { all += part }
+            return all
+        }
+        let elapsed = ContinuousClock.now - started
+        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return (Double(samples.count) / elapsedSeconds, LatencyFigures(samples))
+    }
+
     // MARK: Fan-out
 
     func fanOut(subscribers: Int, events: Int) async throws -> LatencyFigures {
         let arrivals = FanOutArrivals()
         let ready = FanOutArrivals()
-        let url = liveQueryURL
         var sockets: [Task<Void, Never>] = []
         for index in 0..<subscribers {
+            // On a fleet the sockets are split over the instances; the events are written through the first.
+            let url = liveQueryURL(index)
             sockets.append(Task {
                 _ = try? await WebSocketClient.connect(url: url, logger: Self.logger) { inbound, outbound, _ in
                     try await outbound.writeTextMessage(#"{"op":"connect","applicationId":"intercom"}"#)

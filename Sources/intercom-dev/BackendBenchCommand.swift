@@ -4,9 +4,11 @@ import Glibc
 import IntercomServer
 import Logging
 
-/// `intercom-dev bench-backend`: the backend figures of the backend issue, measured against an embedded
-/// `intercom-server` on loopback — call row → agent delivery through LiveQuery, `$nearSphere` latency
-/// at 10k and 100k `ActiveUsers` rows, and LiveQuery fan-out to many subscribed sockets.
+/// `intercom-dev bench-backend`: the backend figures, measured against embedded `intercom-server`s on
+/// loopback — call row → agent delivery through LiveQuery, `$nearSphere` latency at 10k and 100k
+/// `ActiveUsers` rows, LiveQuery fan-out to many subscribed sockets, and heartbeat saves per second. On
+/// SQLite by default; with `--database-url` on PostgreSQL, with `--instances` servers sharing it (a fleet:
+/// the device and the caller on different instances, the sockets split over them).
 struct BackendBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-backend",
@@ -28,9 +30,32 @@ struct BackendBenchCommand: AsyncParsableCommand {
     @Option(help: "Events published to all subscribers for the fan-out figure.")
     var events = 20
 
+    @Option(help: "Devices whose ActiveUsers rows are re-saved for the heartbeat figure (0 skips).")
+    var heartbeatDevices = 0
+
+    @Option(help: "Seconds of heartbeat saves, and workers sending them at once.")
+    var heartbeatSeconds = 10
+
+    @Option(help: "Workers sending heartbeat saves at once.")
+    var heartbeatWorkers = 32
+
+    @Option(help: "postgres://… : run the servers on PostgreSQL instead of a fresh SQLite file.")
+    var databaseURL: String?
+
+    @Option(help: "Servers sharing --database-url (1 on SQLite).")
+    var instances = 1
+
     func validate() throws {
-        guard calls >= 0, queries > 0, subscribers >= 0, events > 0 else {
-            throw ValidationError("--calls and --subscribers must not be negative; --queries and --events positive")
+        guard calls >= 0, queries > 0, subscribers >= 0, events > 0, heartbeatDevices >= 0, heartbeatSeconds > 0,
+              heartbeatWorkers > 0, instances > 0 else {
+            throw ValidationError(
+                "--calls, --subscribers and --heartbeat-devices must not be negative; the other counts positive")
+        }
+        if databaseURL == nil, instances > 1 {
+            throw ValidationError("--instances above 1 needs --database-url: instances share a PostgreSQL database")
+        }
+        if let databaseURL {
+            do { _ = try PostgresSettings(url: databaseURL) } catch { throw ValidationError("\(error)") }
         }
         _ = try tableSizes()
     }
@@ -47,8 +72,10 @@ struct BackendBenchCommand: AsyncParsableCommand {
     func run() async throws {
         print("command: \(CommandLine.arguments.joined(separator: " "))")
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback, debug=\(BuildKind.isDebug)")
+        let engine = databaseURL.flatMap { try? PostgresSettings(url: $0).redactedURL } ?? "SQLite (a fresh file)"
+        print("database: \(engine), \(instances) instance\(instances == 1 ? "" : "s")")
         raiseOpenFileLimit()
-        let bench = try await BackendBench.start()
+        let bench = try await BackendBench.start(databaseURL: databaseURL, instances: instances)
         defer { bench.stop() }
         if calls > 0 {
             let figures = try await bench.callDelivery(calls: calls)
@@ -61,6 +88,12 @@ struct BackendBenchCommand: AsyncParsableCommand {
         if subscribers > 0 {
             let figures = try await bench.fanOut(subscribers: subscribers, events: events)
             figures.print("LiveQuery event → each of \(subscribers) subscribed sockets (\(events) events)")
+        }
+        if heartbeatDevices > 0 {
+            let (perSecond, figures) = try await bench.heartbeats(
+                devices: heartbeatDevices, seconds: heartbeatSeconds, concurrency: heartbeatWorkers)
+            figures.print(String(format: "heartbeat saves of %d devices by %d workers for %d s: %.0f saves/s; each save",
+                                 heartbeatDevices, heartbeatWorkers, heartbeatSeconds, perSecond))
         }
     }
 

@@ -20,7 +20,7 @@
 #     sh Tests/postgres/pg-cluster.sh selftest           start, connect with the password, a wrong password and
 #                                                        a non-loopback address refused, stop, nothing left
 # Environment: PG_CLUSTER_BINDIR (default /usr/lib/postgresql/15/bin), PG_CLUSTER_PARENT (default /var/tmp),
-# PG_CLUSTER_MAX_CONNECTIONS (default 400: every in-process test server keeps a pool and a LISTEN connection),
+# PG_CLUSTER_MAX_CONNECTIONS (default 800: every in-process test server keeps a pool and a LISTEN connection),
 # PG_CLUSTER_KEEP=1 keeps the directory (its postgres.log) after the stop.
 
 PG_CLUSTER_BINDIR=${PG_CLUSTER_BINDIR:-/usr/lib/postgresql/15/bin}
@@ -96,7 +96,7 @@ pg_cluster_start() {
         PG_CLUSTER_PORT=$(pg_cluster_free_port)
         if pg_cluster_as_owner "$PG_CLUSTER_BINDIR/pg_ctl" -D "$PG_CLUSTER_DIR/data" -l "$PG_CLUSTER_DIR/postgres.log" \
                 -w -t 60 -o "-c listen_addresses=127.0.0.1 -c port=$PG_CLUSTER_PORT \
--c unix_socket_directories='$PG_CLUSTER_DIR/socket' -c max_connections=${PG_CLUSTER_MAX_CONNECTIONS:-400}" start > "$PG_CLUSTER_DIR/pg_ctl.log" 2>&1; then
+-c unix_socket_directories='$PG_CLUSTER_DIR/socket' -c max_connections=${PG_CLUSTER_MAX_CONNECTIONS:-800}" start > "$PG_CLUSTER_DIR/pg_ctl.log" 2>&1; then
             break
         fi
         if [ "$pg_cluster_attempt" -eq 3 ] || ! grep -q "could not bind\|Address already in use" "$PG_CLUSTER_DIR/postgres.log" 2>/dev/null; then

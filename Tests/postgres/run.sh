@@ -36,7 +36,7 @@ status=0
 
 # ── 1. the fleet ──
 if fleet_url=$(pg_cluster_createdb intercom_fleet); then
-    python3 "$here/fleet_test.py" --server "$server" --database-url "$fleet_url" "$@" || status=1
+    python3 "$here/fleet_test.py" --server "$server" --intercomd "$intercomd" --database-url "$fleet_url" "$@" || status=1
 else
     echo "FAIL postgres fleet — CREATE DATABASE intercom_fleet failed (the reason is above)"
     echo "0 passed, 1 failed"

@@ -80,7 +80,9 @@ final class PostgresBus: Sendable {
     }
 
     private func notify(_ channel: String, _ payload: String) async throws {
-        let spilled = try await notifier.run(.write) { db -> Bool in
+        // Outside a transaction: one round trip for the common, inline case.
+        let spilled = try await notifier.runWithoutTransaction { connection -> Bool in
+            let db = PostgresTransaction(connection: connection, logger: self.logger)
             if payload.utf8.count <= Self.inlineLimit {
                 try db.execute("SELECT pg_notify(?, ?)", [channel, payload])
                 return false

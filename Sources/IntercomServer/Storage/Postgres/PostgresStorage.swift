@@ -3,21 +3,24 @@ import PostgresNIO
 import Synchronization
 
 /// The fleet engine: every instance keeps its rows in one PostgreSQL database (`database_url`), so any
-/// instance behind a load balancer answers any request. One writer lane (writes are serialized within an
-/// instance, as SQLite's are; serializable isolation orders them across instances) and a few reader
-/// lanes, each its own connection on its own queue. A commit is acknowledged only after PostgreSQL
+/// instance behind a load balancer answers any request. A few writer lanes and a few reader lanes, each its
+/// own connection on its own queue; serializable isolation (with retries) orders concurrent writes, from
+/// this instance's lanes and from other instances alike. A commit is acknowledged only after PostgreSQL
 /// reports it durable (`synchronous_commit` is left at its default, `on`).
 final class PostgresStorage: Sendable {
     let settings: PostgresSettings
-    private let writer: PostgresLane
+    private let writers: [PostgresLane]
     private let readers: [PostgresLane]
     private let nextReader = Atomic<Int>(0)
+    private let nextWriter = Atomic<Int>(0)
 
-    static let readerCount = 3
+    /// Connections per instance: these lanes, the bus's two, and its listener.
+    static let readerCount = 2
+    static let writerCount = 2
 
     init(settings: PostgresSettings, logger: Logger) async throws {
         self.settings = settings
-        writer = PostgresLane(name: "writer", settings: settings, logger: logger)
+        writers = (1...Self.writerCount).map { PostgresLane(name: "writer-\($0)", settings: settings, logger: logger) }
         readers = (1...Self.readerCount).map { PostgresLane(name: "reader-\($0)", settings: settings, logger: logger) }
         let migrationLane = PostgresLane(name: "migrate", settings: settings.withSchema("public"), logger: logger)
         defer { migrationLane.close() }
@@ -43,11 +46,12 @@ final class PostgresStorage: Sendable {
     }
 
     func write<T: Sendable>(_ body: @Sendable (any StorageConnection) throws -> T) async throws -> T {
-        try await writer.run(.write, body)
+        let index = nextWriter.wrappingAdd(1, ordering: .relaxed).oldValue % writers.count
+        return try await writers[index].run(.write, body)
     }
 
     func close() {
-        writer.close()
+        writers.forEach { $0.close() }
         readers.forEach { $0.close() }
     }
 }
