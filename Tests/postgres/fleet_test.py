@@ -6,7 +6,11 @@ time (each with its own config file and listen port; the same `database_url`, ap
 `public_url`, nginx's address; `trusted_proxies` names nginx; one shared `files_directory`, like a shared volume;
 no `token_keys_file`, so both use the token keys kept in the database) and Debian's nginx in the foreground as a
 round-robin load balancer in front of both (WebSocket upgrade for LiveQuery and signaling, X-Forwarded-For, Host,
-and an `X-Upstream` response header naming the instance that answered).
+and an `X-Upstream` response header naming the instance that answered). A call row's `signalURL` names nginx
+(`public_url`), so both parties of a call reach /signal through it; nginx sends Chromium's /signal sockets to B
+first and every other client's to A first (the other instance as the backup), so the two parties of the real
+call in (h) are always on different instances, where plain round robin would put them together now and then.
+An instance killed by a part is started again (same config, same port) before the next part.
 
 Checks:
   (e) /health of each instance answers 200 while it is up (its body is printed: the database and bus state);
@@ -17,17 +21,37 @@ Checks:
   (b) LiveQuery subscriptions opened directly to A and to B (the receiver's session) on `ActiveSessions` get the
       create, update and delete of a row written through B exactly once each (the writer too: no echo of its own
       notification), and the row is gone on A afterwards; a call token minted by B is accepted by A's /signal;
+  (f) signaling across instances: the device (publisher token) joins /signal directly on A, the caller on B; both
+      get `joined` (the caller's lists the device), the device sees `peer-joined`; an offer-like signal of
+      SDP_BYTES (past NOTIFY's 8000-byte payload limit once JSON-escaped) and CANDIDATES numbered candidates are
+      relayed A → B and an answer and as many candidates B → A, each exactly once and in order; ping → pong on
+      both; a viewer (viewerToken) joining on B is listed with both parties, the device on A sees it join, the
+      device's offer reaches it and its answer comes back, its own offer to the device is refused `forbidden`
+      and not relayed, and the device sees it leave;
+  (g) the room's owner dies mid-call: the caller joins on B first (B owns the room), the device on A; B is
+      SIGKILLed; the device's socket on A is closed by the server within OWNER_CLOSE_SECONDS (or keeps answering
+      pings); the caller reconnects through nginx and rejoins within REJOIN_SECONDS (the device too when its
+      socket was closed); then signals relay both ways again, exactly once (timings printed);
+  (h) the real call across instances: `intercomd run` (auto answer, test pattern, tone) with `server_url`
+      pointing straight at A, the web caller in headless Chromium served by B: the call connects (page
+      in-call, video decoded at >= MIN_FPS), the two parties' signaling sockets were on different instances,
+      the page hangs up and the device logs the call answered; (i) the device restarted with `server_url` on
+      nginx, idle: the instance holding its LiveQuery socket is SIGKILLed, the device subscribes again through
+      nginx on the other one within RECONNECT_SECONDS (log, its /health) and takes the next call there; (ii) the
+      instance the page's signaling socket is on (B: the room's owner) SIGKILLed mid-call: the page's decoded
+      frames keep growing every second for KILL_WATCH_SECONDS, the call ends cleanly later (the device logs it
+      answered and its /health says idle); (iii) every call reached the device once (one `incoming call` line
+      per session, as many as were placed);
   (d) A killed with SIGKILL: CONSECUTIVE requests in a row through nginx (queries and sign-ups) succeed within
       FAILOVER_SECONDS, and a new LiveQuery subscription through nginx gets the create and delete of a row
       written through nginx, once each; B still answers /health and stops cleanly on SIGINT.
-A NOTE line says whether two signaling peers of one call that joined on different instances saw each other
-(not counted: the brief of this stage does not ask for it, and a fleet behind a round-robin balancer needs it).
 
 Prints one PASS/FAIL line per check and `N passed, M failed`; a missing tool is a failure, never a skip.
-Usage: fleet_test.py [--server BIN] [--database-url postgres://…] [--intercomd BIN (ignored)]
-  The server defaults to $INTERCOM_SERVER_BIN, then <repo>/.build/debug/intercom-server. Without --database-url
-  (or $INTERCOM_FLEET_DATABASE_URL) a throwaway cluster is started with Tests/postgres/pg-cluster.sh.
-Environment: POSTGRES_FLEET_KEEP=1 keeps the temporary directory (configs, nginx and server logs).
+Usage: fleet_test.py [--server BIN] [--intercomd BIN] [--database-url postgres://…]
+  The binaries default to $INTERCOM_SERVER_BIN / $INTERCOMD_BIN, then <repo>/.build/debug/{intercom-server,intercomd}.
+  Without --database-url (or $INTERCOM_FLEET_DATABASE_URL) a throwaway cluster is started with
+  Tests/postgres/pg-cluster.sh. (h) needs chromium and chromedriver (CHROMIUM_BIN, CHROMEDRIVER_BIN).
+Environment: POSTGRES_FLEET_KEEP=1 keeps the temporary directory (configs, nginx, server and agent logs).
 """
 
 import argparse
@@ -43,19 +67,22 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import urllib.request
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "support"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from calls import LoggedProcess, keep_or_remove  # noqa: E402
+from calls import (OUTCOME, LoggedProcess, agent_environment, call_button, keep_or_remove, wait_callable,  # noqa: E402
+                   write_agent_config)
 from prerequisites import find_tool, missing_prerequisites  # noqa: E402
-from webdriver import Checks, free_port, log, wait_for  # noqa: E402
+from webdriver import (PLAIN_IP_CANDIDATES, Checks, ChromeDriver, WebCallerBrowser, free_port, log,  # noqa: E402
+                       missing_browser, wait_for)
 from websocket import WebSocket  # noqa: E402
 
 PG_CLUSTER = os.path.join(HERE, "pg-cluster.sh")
-APP_ID = "intercom-fleet"
+APP_ID = "intercom"         # the web caller page (h) speaks to its server as application "intercom"
 ROUNDS = 8                  # (a) sign-up + row + query through nginx, 3 requests a round: both instances answer queries
 CENTRE = (52.52, 13.405)    # rows 111 m apart northwards from here, so $nearSphere orders them by round
 EVENT_SECONDS = 5.0         # (b), (d) a LiveQuery event arrives within this
@@ -63,8 +90,21 @@ QUIET_SECONDS = 2.0         # no second copy of an event within this after the l
 FAILOVER_SECONDS = 10.0     # (d)
 CONSECUTIVE = 10            # (d) successes in a row that count as "nginx fails over"
 START_SECONDS = 90.0        # an instance creates or migrates the schema before it listens
+SIGNAL_SECONDS = 5.0        # (f), (g) a relayed signal arrives within this
+SDP_BYTES = 7000            # (f) the offer's and the answer's SDP: > 8000 bytes once JSON-escaped
+CANDIDATES = 20             # (f) numbered candidates each way, checked in order
+OWNER_CLOSE_SECONDS = 10.0  # (g) the server closes a socket whose room owner died within this (or it keeps working)
+REJOIN_SECONDS = 10.0       # (g) a party whose instance died rejoins within this
+DEVICE = {"title": "Fleet gate", "lat": 52.5203, "lon": 13.4052}
+CALLER = {"name": "Fleet visitor", "lat": 52.5212, "lon": 13.4049}
+CONNECT_SECONDS = 25.0      # (h) the page is in-call with video decoded within this of the click
+MEASURE_SECONDS = 5.0       # (h) frames counted over this
+MIN_FPS = 20.0              # (h) of the device's 30 fps test pattern, decoded by Chromium on 2 cores
+RECONNECT_SECONDS = 10.0    # (h)(i) the idle device subscribes again through nginx within this of the kill
+KILL_WATCH_SECONDS = 5      # (h)(ii) the page's decoded frames grow in every second of this after the kill
 
-NGINX_CONF = """# The fleet's load balancer (Tests/postgres/fleet_test.py): round robin over the two instances.
+NGINX_CONF = """# The fleet's load balancer (Tests/postgres/fleet_test.py): round robin over the two instances; /signal
+# pinned by client (Chromium's sockets to B first, every other client's to A first, the other as the backup).
 user root;
 worker_processes 1;
 daemon off;
@@ -73,7 +113,8 @@ pid {prefix}/nginx.pid;
 error_log stderr notice;
 events {{ worker_connections 1024; }}
 http {{
-    log_format fleet '$remote_addr "$request" $status upstream=$upstream_addr upstream_status=$upstream_status';
+    log_format fleet '$remote_addr "$request" $status upstream=$upstream_addr upstream_status=$upstream_status '
+                     'ua="$http_user_agent"';
     access_log {prefix}/access.log fleet;
     client_body_temp_path {prefix}/client_body;
     proxy_temp_path {prefix}/proxy;
@@ -85,27 +126,43 @@ http {{
         default upgrade;
         '' close;
     }}
+    # A test device, not a deployment's: the two parties of a call on different instances every time.
+    map $http_user_agent $signal_upstream {{
+        "~Chrome" signal_b_first;
+        default   signal_a_first;
+    }}
     upstream intercom {{
         server 127.0.0.1:{port_a} max_fails=1 fail_timeout=10s;
         server 127.0.0.1:{port_b} max_fails=1 fail_timeout=10s;
     }}
+    upstream signal_a_first {{
+        server 127.0.0.1:{port_a} max_fails=1 fail_timeout=1s;
+        server 127.0.0.1:{port_b} backup;
+    }}
+    upstream signal_b_first {{
+        server 127.0.0.1:{port_b} max_fails=1 fail_timeout=1s;
+        server 127.0.0.1:{port_a} backup;
+    }}
     server {{
         listen 127.0.0.1:{port};
+        proxy_http_version 1.1;
+        proxy_set_header Upgrade $http_upgrade;
+        proxy_set_header Connection $connection_upgrade;
+        proxy_set_header Host $http_host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_read_timeout 3600s;
+        proxy_send_timeout 3600s;
+        proxy_connect_timeout 2s;
+        # A refused connection (the instance is gone) goes to the other one; a POST that reached an instance is
+        # never sent twice (no non_idempotent).
+        proxy_next_upstream error timeout http_502 http_503;
+        add_header X-Upstream $upstream_addr always;
         location / {{
             proxy_pass http://intercom;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 3600s;
-            proxy_send_timeout 3600s;
-            proxy_connect_timeout 2s;
-            # A refused connection (the instance is gone) goes to the other one; a POST that reached an instance is
-            # never sent twice (no non_idempotent).
-            proxy_next_upstream error timeout http_502 http_503;
-            add_header X-Upstream $upstream_addr always;
+        }}
+        location /signal {{
+            proxy_pass http://$signal_upstream;
         }}
     }}
 }}
@@ -174,9 +231,17 @@ class Instance(Endpoint):
                     'trusted_proxies = ["127.0.0.1/32"]\n'
                     f'files_directory = "{os.path.join(workdir, "files")}"\n')
         # Nothing from the test's environment may redirect the instance (INTERCOM_SERVER_DB, INTERCOM_MASTER_KEY…).
-        env = {k: v for k, v in os.environ.items() if not k.startswith("INTERCOM_")}
-        self.process = LoggedProcess([binary, "--config", self.config, "--log-level", "info"], workdir,
-                                     f"instance-{name}", env=env)
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("INTERCOM_")}
+        self.argv = [binary, "--config", self.config, "--log-level", "info"]
+        self.workdir = workdir
+        self.generation = 1
+        self.process = LoggedProcess(self.argv, workdir, f"instance-{name}", env=self.env)
+
+    def restart(self):
+        """A new process with the same config (port, database) after a kill; its logs go to instance-X-N.*."""
+        self.generation += 1
+        self.killed = False
+        self.process = LoggedProcess(self.argv, self.workdir, f"instance-{self.label}-{self.generation}", env=self.env)
 
     def wait_listening(self, timeout):
         """(listening, detail): the `listening on` line, or why not (the instance's last lines)."""
@@ -269,6 +334,132 @@ class LiveQuery:
         self.thread.join(2)
 
 
+class SignalPeer:
+    """A /signal socket joined with a call token (SYSTEM.md §4); a thread collects the frames after `joined`
+    with their arrival times, and notes when the server closed the socket."""
+
+    def __init__(self, endpoint, token, name, timeout=5):
+        self.name = name
+        self.ws = endpoint.ws("/signal")
+        self.ws.send_json({"op": "join", "token": token, "name": name})
+        self.joined = self.ws.recv_until(lambda f: f.get("op") in ("joined", "error"), timeout)
+        self.frames = []
+        self.lock = threading.Lock()
+        self.closed_at = None
+        self.stopping = False
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    @property
+    def ok(self):
+        return (self.joined or {}).get("op") == "joined"
+
+    @property
+    def peer_id(self):
+        return (self.joined or {}).get("peerId")
+
+    def listed(self):
+        """The peer ids the `joined` frame named as already in the room."""
+        return [p.get("peerId") for p in (self.joined or {}).get("peers") or []]
+
+    def _read(self):
+        while not self.stopping:
+            try:
+                frame = self.ws.recv_json(0.5)
+            except TimeoutError:
+                continue
+            except (OSError, ValueError):
+                frame = None
+            if frame is None:
+                if not self.stopping:
+                    self.closed_at = time.monotonic()
+                break
+            with self.lock:
+                self.frames.append((time.monotonic(), frame))
+
+    def mark(self):
+        with self.lock:
+            return len(self.frames)
+
+    def after(self, mark=0):
+        with self.lock:
+            return [f for _, f in self.frames[mark:]]
+
+    def wait(self, predicate, timeout=SIGNAL_SECONDS, mark=0):
+        """(arrival time, frame) of the first frame after `mark` that satisfies `predicate`, None if none came."""
+        def first():
+            with self.lock:
+                return next(((t, f) for t, f in self.frames[mark:] if predicate(f)), None)
+        return wait_for(first, timeout, 0.02)
+
+    def signals(self, mark=0, sender=None):
+        """The `data` of the signal frames after `mark` (from `sender` when given), in arrival order."""
+        return [f.get("data") for f in self.after(mark)
+                if f.get("op") == "signal" and (sender is None or f.get("from") == sender)]
+
+    def errors(self, mark=0):
+        return [f for f in self.after(mark) if f.get("op") == "error"]
+
+    def send_signal(self, to, data):
+        self.ws.send_json({"op": "signal", "to": to, "data": data})
+
+    def ping(self, timeout=SIGNAL_SECONDS):
+        """Seconds until the pong, None when none came."""
+        mark, sent = self.mark(), time.monotonic()
+        try:
+            self.ws.send_json({"op": "ping"})
+        except OSError:
+            return None
+        got = self.wait(lambda f: f.get("op") == "pong", timeout, mark)
+        return got[0] - sent if got else None
+
+    def close(self):
+        self.stopping = True
+        self.ws.close()
+        self.thread.join(2)
+
+
+def join_until(endpoint, token, name, timeout):
+    """Keeps trying to join until `joined` (a refused connection, a 502, an error frame or a closed socket: again
+    after 0.1 s). Returns (SignalPeer or None, seconds it took, what the failed attempts got: "N× answer", …)."""
+    started, failures = time.monotonic(), {}
+    while True:
+        try:
+            peer = SignalPeer(endpoint, token, name, timeout=max(0.5, min(3.0, started + timeout - time.monotonic())))
+            if peer.ok:
+                return peer, time.monotonic() - started, failures
+            answer = "no answer to the join" if peer.joined is None else json.dumps(peer.joined)[:160]
+            peer.close()
+        except (OSError, ConnectionError, TimeoutError, ValueError) as e:
+            answer = f"{type(e).__name__}: {e}"[:160]
+        failures[answer] = failures.get(answer, 0) + 1
+        if time.monotonic() - started >= timeout:
+            return None, time.monotonic() - started, failures
+        time.sleep(0.1)
+
+
+def attempts(failures):
+    """join_until's failed attempts as text."""
+    return "; ".join(f"{count}× {answer}" for answer, count in failures.items()) or "none failed"
+
+
+def fake_sdp(label, size=SDP_BYTES):
+    """An SDP-shaped text of about `size` bytes: short CRLF lines with quotes, a backslash and a non-ASCII
+    letter, all of which grow when JSON-escaped."""
+    lines = ["v=0", f"o=- {4611686018427387 + len(label)} 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1"]
+    number = 0
+    while sum(len(line) + 2 for line in lines) < size:
+        lines.append(f'a=x-{label}:{number} "q" \\ é')
+        number += 1
+    return "\r\n".join(lines) + "\r\n"
+
+
+def candidate(label, number):
+    return {"type": "candidate", "candidate": f"candidate:{number} 1 udp 2122260223 192.0.2.{number + 1} "
+                                               f"{50000 + number} typ host generation 0 ufrag {label}",
+            "sdpMid": "0", "sdpMLineIndex": 0}
+
+
 def near_query(limit=100):
     where = {"userLocation": {"$nearSphere": {"__type": "GeoPoint", "latitude": CENTRE[0], "longitude": CENTRE[1]},
                               "$maxDistanceInKilometers": 5}}
@@ -276,8 +467,9 @@ def near_query(limit=100):
 
 
 class Run:
-    def __init__(self, server_bin, database_url):
+    def __init__(self, server_bin, intercomd_bin, database_url):
         self.server_bin = server_bin
+        self.intercomd_bin = intercomd_bin
         self.database_url = database_url
         self.checks = Checks()
         self.workdir = tempfile.mkdtemp(prefix="intercom-postgres-fleet-")
@@ -287,6 +479,12 @@ class Run:
         self.nginx_process = None
         self.sockets = []
         self.master_key = secrets.token_hex(24)
+        self.agents = []          # (h) intercomd run processes
+        self.driver = None        # (h) chromedriver
+        self.browser = None       # (h) the web caller page
+        self.page_on = None       # (h) the instance that serves the page
+        self.device_id = None     # (h) the device's userID (the same in every run: one state directory)
+        self.placed = {}          # (h) LoggedProcess of an agent → calls placed to it
 
     def check(self, name, ok, detail=""):
         return self.checks.check(name, ok, detail)
@@ -313,6 +511,12 @@ class Run:
         finally:
             for socket_ in self.sockets:
                 socket_.close()
+            if self.browser:
+                self.browser.quit()
+            if self.driver:
+                self.driver.stop()
+            for agent in self.agents:
+                agent.stop()
             if self.nginx_process:
                 self.nginx_process.stop(signal.SIGTERM)  # fast: WebSockets would hold a graceful stop
             for instance in self.instances:
@@ -386,7 +590,8 @@ class Run:
         for instance in self.instances:
             self.health(instance, "while both are up")
         # Each part on its own: one that breaks (an exception is a FAIL line) leaves the next ones their say.
-        for part in (self.queries_through_nginx, self.shared_sessions, self.live_query_across_instances, self.failover):
+        for part in (self.queries_through_nginx, self.shared_sessions, self.live_query_across_instances,
+                     self.signaling_across_instances, self.owner_death, self.real_call, self.failover):
             try:
                 part()
             except Exception as e:  # noqa: BLE001 - a crash of the harness is a failure, never a skip
@@ -503,7 +708,7 @@ class Run:
                   f"{1000 * (created_b - written):.0f} ms on B" if created_a and created_b else
                   f"create event on A: {created_a is not None}, on B: {created_b is not None}")
 
-        self.signaling_across_instances(row_id, receiver_token, caller_token)
+        self.call_token_across_instances(row_id, receiver_token)
 
         status, updated, _ = b.request("PUT", f"/parse/classes/ActiveSessions/{row_id}", {"isVideo": False},
                                        token=caller_token)
@@ -527,38 +732,548 @@ class Run:
         gone, body, _ = a.request("GET", f"/parse/classes/ActiveSessions/{row_id}", master_key=self.master_key)
         self.check("(b) the row deleted through B is gone on A (master key GET: 404)", gone == 404, f"{gone} {body}")
 
-    def signaling_across_instances(self, row_id, receiver_token, caller_token):
-        """A call token minted by B accepted by A's /signal (counted); peers on different instances (a NOTE)."""
-        a, b = self.instances
+    def call_token_across_instances(self, row_id, receiver_token):
+        """A call token minted by B is accepted by A's /signal (both use the token keys kept in the database)."""
+        a, _ = self.instances
         status, row, _ = a.request("GET", f"/parse/classes/ActiveSessions/{row_id}", token=receiver_token)
         tokens = (row.get("publisherToken"), row.get("subscriberToken")) if status == 200 and isinstance(row, dict) else (None, None)
         if not self.check("(b) the receiver reads the call row written through B on instance A, with its call tokens",
                           all(tokens), f"{status} {row if status != 200 else sorted(row)}"):
             return
-        device_ws = a.ws("/signal")
-        self.sockets.append(device_ws)
-        device_ws.send_json({"op": "join", "token": tokens[0], "name": "Fleet gate"})
-        joined = device_ws.recv_until(lambda f: f.get("op") in ("joined", "error"), 5)
-        self.check("signaling: a call token minted by instance B is accepted by instance A's /signal (shared token keys)",
-                   joined and joined.get("op") == "joined", str(joined))
-        if not joined or joined.get("op") != "joined":
+        device = SignalPeer(a, tokens[0], "Fleet gate")
+        device.close()
+        self.check("(b) a call token minted by instance B is accepted by instance A's /signal (shared token keys)",
+                   device.ok, str(device.joined))
+
+    # ── (f), (g): signaling across instances ──
+
+    def call_row(self, via, caller, receiver_id):
+        """A call from `caller` (userID, session token) to `receiver_id` created through `via`; the row with its
+        call tokens, read back by the caller. Raises when refused."""
+        status, body, _ = via.request("POST", "/parse/classes/ActiveSessions", {
+            "callerID": caller[0], "callerTitle": "Fleet caller", "receiverID": receiver_id,
+            "isVideo": True, "isAudio": True}, token=caller[1])
+        if status != 201 or not isinstance(body, dict):
+            raise RuntimeError(f"a call row through {via.name} answered {status}: {body}")
+        status, row, _ = via.request("GET", f"/parse/classes/ActiveSessions/{body['objectId']}", token=caller[1])
+        if status != 200 or not isinstance(row, dict) or not row.get("publisherToken") or not row.get("subscriberToken"):
+            raise RuntimeError(f"reading the call row back through {via.name} answered {status}: {row}")
+        return row
+
+    def relay(self, sender, receiver, sent, quiet=1.0):
+        """Sends the signal payloads `sent` from `sender` to `receiver`. Returns (the payloads that arrived from
+        the sender, in order; seconds from the first send to the first arrival or None; detail text)."""
+        mark, sender_mark = receiver.mark(), sender.mark()
+        started = time.monotonic()
+        try:
+            for data in sent:
+                sender.send_signal(receiver.peer_id, data)
+        except OSError as e:
+            return [], None, f"sending failed: {type(e).__name__}: {e}"
+        first = receiver.wait(lambda f: f.get("op") == "signal" and f.get("from") == sender.peer_id, SIGNAL_SECONDS, mark)
+        wait_for(lambda: len(receiver.signals(mark, sender.peer_id)) >= len(sent), SIGNAL_SECONDS, 0.02)
+        time.sleep(quiet)  # a second copy of anything would come within this
+        got = receiver.signals(mark, sender.peer_id)
+        took = first[0] - started if first else None
+        copies = len(got) - len({json.dumps(d, sort_keys=True) for d in got})
+        position = next((i for i, (x, y) in enumerate(zip(got, sent)) if x != y), None)
+        detail = (f"{len(got)} of {len(sent)} arrived" + (f", the first {1000 * took:.0f} ms after the send" if took else "")
+                  + f"; {copies} duplicates" + (f"; first difference at #{position}" if position is not None else "")
+                  + (f"; the sender got {sender.errors(sender_mark)[:2]}" if sender.errors(sender_mark) else "")
+                  + (f"; the receiver's socket closed" if receiver.closed_at else ""))
+        return got, took, detail
+
+    def bus_figures(self, instance):
+        status, body, _ = instance.request("GET", "/health", timeout=5)
+        return (body or {}).get("busFigures") if isinstance(body, dict) else f"/health {status}"
+
+    def revive(self, instance, part):
+        """Starts a killed instance again (same config and port) and waits for its /health 200."""
+        if not instance.killed:
+            return True
+        instance.restart()
+        ok, detail = instance.wait_listening(START_SECONDS)
+        healthy = ok and wait_for(lambda: instance.request("GET", "/health", timeout=2)[0] == 200, 10, 0.1)
+        return self.check(f"({part}) {instance.name} starts again after the kill (same config and port): listens, "
+                          "/health 200", healthy, detail if ok and healthy else
+                          f"{detail}; /health {instance.request('GET', '/health', timeout=2)[:2]}")
+
+    def signaling_across_instances(self):
+        a, b = self.instances
+        device_user, caller_user = a.sign_up()[:2], b.sign_up()[:2]
+        row = self.call_row(b, caller_user, device_user[0])
+        figures = {i.label: self.bus_figures(i) for i in self.instances}
+        peers = []
+        try:
+            device = SignalPeer(a, row["publisherToken"], "Fleet gate")
+            peers.append(device)
+            if not self.check("(f) the device joins /signal directly on instance A (the first: A owns the room)",
+                              device.ok, str(device.joined)):
+                return
+            caller = SignalPeer(b, row["subscriberToken"], "Fleet caller")
+            peers.append(caller)
+            self.check("(f) the caller joins /signal directly on instance B; its joined frame lists the device on A",
+                       caller.ok and device.peer_id in caller.listed() and caller.peer_id != device.peer_id,
+                       f"{caller.joined}; the device is {device.peer_id}")
+            seen = device.wait(lambda f: f.get("op") == "peer-joined" and f.get("peerId") == caller.peer_id)
+            self.check("(f) the device on A sees peer-joined for the caller on B", caller.ok and seen,
+                       str(seen[1]) if seen else f"frames on A: {device.after()[:3]}")
+            if not caller.ok:
+                return
+
+            offer = {"type": "offer", "sdp": fake_sdp("offer")}
+            frame_bytes = len(json.dumps({"op": "signal", "from": device.peer_id, "data": offer}).encode())
+            sent = [offer] + [candidate("a2b", n) for n in range(CANDIDATES)]
+            got, _, detail = self.relay(device, caller, sent)
+            self.check(f"(f) A → B: an offer with {len(offer['sdp'].encode())} bytes of SDP ({frame_bytes} bytes as a "
+                       f"relayed frame: past NOTIFY's 8000) and {CANDIDATES} numbered candidates arrive exactly once, "
+                       "in order, unchanged", got == sent, detail)
+            answer = {"type": "answer", "sdp": fake_sdp("answer")}
+            sent = [answer] + [candidate("b2a", n) for n in range(CANDIDATES)]
+            got, _, detail = self.relay(caller, device, sent)
+            self.check(f"(f) B → A: an answer of the same size and {CANDIDATES} numbered candidates arrive exactly once, "
+                       "in order, unchanged", got == sent, detail)
+            pongs = {"device on A": device.ping(), "caller on B": caller.ping()}
+            self.check("(f) ping → pong on both sockets", all(t is not None for t in pongs.values()),
+                       ", ".join(f"{name}: {'no pong' if t is None else f'{1000 * t:.0f} ms'}" for name, t in pongs.items()))
+
+            status, minted, _ = b.request("POST", "/parse/functions/viewerToken", {"sessionID": row["sessionID"]},
+                                          token=caller_user[1])
+            token = ((minted or {}).get("result") or {}).get("token") if isinstance(minted, dict) else None
+            if not self.check("(f) the caller gets a viewer token through B (viewerToken)", status == 200 and token,
+                              f"{status} {minted}"):
+                return
+            device_mark = device.mark()
+            viewer = SignalPeer(b, token, "Fleet viewer")
+            peers.append(viewer)
+            self.check("(f) a viewer joins on B as a subscriber; its joined frame lists the device (on A) and the caller",
+                       viewer.ok and viewer.joined.get("role") == "subscriber"
+                       and {device.peer_id, caller.peer_id} <= set(viewer.listed()), str(viewer.joined))
+            seen = device.wait(lambda f: f.get("op") == "peer-joined" and f.get("peerId") == viewer.peer_id,
+                               mark=device_mark)
+            self.check("(f) the device on A sees the viewer on B join", viewer.ok and seen,
+                       str(seen[1]) if seen else f"frames on A since: {device.after(device_mark)[:3]}")
+            if not viewer.ok:
+                return
+            to_viewer = [{"type": "offer", "sdp": "v=0\r\na=sendonly\r\n"}]
+            got_offer, _, offer_detail = self.relay(device, viewer, to_viewer, quiet=0.5)
+            to_device = [{"type": "answer", "sdp": "v=0\r\na=recvonly\r\n"}]
+            got_answer, _, answer_detail = self.relay(viewer, device, to_device, quiet=0.5)
+            self.check("(f) the device's offer on A reaches the viewer on B, and the viewer's answer comes back, once each",
+                       got_offer == to_viewer and got_answer == to_device,
+                       f"offer: {offer_detail}; answer: {answer_detail}")
+            device_mark, viewer_mark = device.mark(), viewer.mark()
+            viewer.send_signal(device.peer_id, {"type": "offer", "sdp": "v=0\r\na=sendrecv\r\n"})
+            refusal = viewer.wait(lambda f: f.get("op") == "error", SIGNAL_SECONDS, viewer_mark)
+            time.sleep(0.5)
+            leaked = device.signals(device_mark, viewer.peer_id)
+            self.check("(f) the viewer's own offer to the device on A is refused 'forbidden' and not relayed",
+                       refusal and refusal[1].get("code") == "forbidden" and not leaked,
+                       f"the viewer got {refusal[1] if refusal else 'no error'}; the device got {leaked}")
+            device_mark = device.mark()
+            viewer.close()
+            peers.remove(viewer)
+            left = device.wait(lambda f: f.get("op") == "peer-left" and f.get("peerId") == viewer.peer_id,
+                               mark=device_mark)
+            self.check("(f) the device on A sees the viewer on B leave (peer-left)", left,
+                       str(left[1]) if left else f"frames on A since: {device.after(device_mark)[:3]}")
+        finally:
+            for peer in peers:
+                peer.close()
+            after = {i.label: self.bus_figures(i) for i in self.instances}
+            self.note(f"bus figures before and after (f): A {figures['A']} → {after['A']}; B {figures['B']} → {after['B']}")
+
+    def owner_death(self):
+        a, b = self.instances
+        device_user, caller_user = a.sign_up()[:2], a.sign_up()[:2]
+        row = self.call_row(a, caller_user, device_user[0])
+        peers = []
+        try:
+            caller = SignalPeer(b, row["subscriberToken"], "Fleet caller")
+            peers.append(caller)
+            device = SignalPeer(a, row["publisherToken"], "Fleet gate") if caller.ok else None
+            if device:
+                peers.append(device)
+            seen = caller.wait(lambda f: f.get("op") == "peer-joined" and f.get("peerId") == device.peer_id) \
+                if device and device.ok else None
+            if not self.check("(g) the caller joins on B first (B owns the room), the device on A, and the caller sees "
+                              "it join", caller.ok and device and device.ok and seen,
+                              f"caller {caller.joined}; device {device.joined if device else '-'}; peer-joined "
+                              f"{seen[1] if seen else 'not seen'}"):
+                return
+            got_b2a, _, detail_b2a = self.relay(caller, device, [candidate("before-b2a", 0)], quiet=0.3)
+            got_a2b, _, detail_a2b = self.relay(device, caller, [candidate("before-a2b", 0)], quiet=0.3)
+            self.check("(g) before the kill a signal relays both ways, once", len(got_b2a) == 1 and len(got_a2b) == 1,
+                       f"B → A: {detail_b2a}; A → B: {detail_a2b}")
+
+            b.kill()
+            killed = time.monotonic()
+            # The caller's client reconnects at once (through nginx, as its signalURL says) while the device's
+            # socket on A is watched: both at the same time, as they would happen.
+            rejoined = {}
+
+            def caller_rejoins():
+                rejoined["result"] = join_until(self.nginx, row["subscriberToken"], "Fleet caller", REJOIN_SECONDS)
+                rejoined["at"] = time.monotonic() - killed
+            rejoiner = threading.Thread(target=caller_rejoins, daemon=True)
+            rejoiner.start()
+            closed = wait_for(lambda: device.closed_at, OWNER_CLOSE_SECONDS + 0.5, 0.05)
+            pong = None if closed else device.ping()
+            self.check(f"(g) B (the room's owner) SIGKILLed mid-call: within {OWNER_CLOSE_SECONDS:.0f} s the server closes "
+                       "the device's socket on A, or the socket keeps working (ping → pong)",
+                       (closed and closed - killed <= OWNER_CLOSE_SECONDS) or pong is not None,
+                       f"closed by A {closed - killed:.2f} s after the kill" if closed else
+                       f"still open {time.monotonic() - killed:.1f} s after the kill, "
+                       + ("no pong" if pong is None else f"pong after {1000 * pong:.0f} ms"))
+            rejoiner.join(REJOIN_SECONDS + 5)
+            caller_again, _, failures = rejoined.get("result", (None, 0, {}))
+            caller_at = rejoined.get("at")
+            if caller_again:
+                peers.append(caller_again)
+            timeline = [f"caller joined again through nginx at {caller_at:.2f} s" if caller_again else
+                        "caller did not join again"]
+            # A socket joined before A noticed the owner's death may be closed by the takeover: a client then
+            # rejoins again, and so does this one (within the same REJOIN_SECONDS of the kill).
+            time.sleep(0.3)
+            if caller_again and caller_again.closed_at:
+                timeline.append(f"closed by the server at {caller_again.closed_at - killed:.2f} s")
+                caller_again, _, more = join_until(self.nginx, row["subscriberToken"], "Fleet caller",
+                                                   max(0.5, killed + REJOIN_SECONDS - time.monotonic()))
+                for answer, count in more.items():
+                    failures[answer] = failures.get(answer, 0) + count
+                caller_at = time.monotonic() - killed
+                if caller_again:
+                    peers.append(caller_again)
+                    timeline.append(f"joined again at {caller_at:.2f} s")
+            self.check(f"(g) the caller (its instance gone) reconnects through nginx and is in the room again within "
+                       f"{REJOIN_SECONDS:.0f} s of the kill", caller_again and caller_at <= REJOIN_SECONDS,
+                       ", ".join(timeline) + f"; failed attempts: {attempts(failures)}")
+            device_again, device_at = device, None
+            if closed:
+                device_again, _, device_failures = join_until(a, row["publisherToken"], "Fleet gate",
+                                                              max(0.5, killed + REJOIN_SECONDS - time.monotonic()))
+                if device_again:
+                    peers.append(device_again)
+                device_at = time.monotonic() - killed
+                self.check(f"(g) the device (its socket closed by A) rejoins on A within {REJOIN_SECONDS:.0f} s of the kill",
+                           device_again and device_at <= REJOIN_SECONDS,
+                           f"{'joined' if device_again else 'not joined'} {device_at:.2f} s after the kill; failed "
+                           f"attempts: {attempts(device_failures)}")
+            if not (caller_again and device_again):
+                return
+            got_b2a, _, detail_b2a = self.relay(caller_again, device_again, [candidate("after-b2a", 0)], quiet=0.3)
+            got_a2b, _, detail_a2b = self.relay(device_again, caller_again, [candidate("after-a2b", 0)], quiet=0.3)
+            relayed_at = time.monotonic() - killed
+            self.check("(g) after the kill signals relay both ways again, once each",
+                       got_b2a == [candidate("after-b2a", 0)] and got_a2b == [candidate("after-a2b", 0)],
+                       f"caller → device: {detail_b2a}; device → caller: {detail_a2b}")
+            self.note("owner death timings after the SIGKILL of B: device's socket "
+                      + (f"closed by A at {closed - killed:.2f} s" if closed else "left open") + "; "
+                      + ", ".join(timeline)
+                      + (f"; device rejoined at {device_at:.2f} s" if device_at is not None else "")
+                      + f"; both relays checked by {relayed_at:.2f} s")
+        finally:
+            for peer in peers:
+                peer.close()
+            self.revive(b, "g")
+
+    # ── (h): the real call ──
+
+    def nginx_upstreams(self):
+        """Established connections from nginx's processes to each instance: {label: count}."""
+        master = self.nginx_process.pid
+        pids = [master]
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", encoding="ascii") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == master:
+                            pids.append(int(entry))
+                except (OSError, ValueError, IndexError):
+                    continue
+        inodes = set()
+        for pid in pids:
+            try:
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    try:
+                        link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    except OSError:
+                        continue
+                    if link.startswith("socket:["):
+                        inodes.add(link[8:-1])
+            except OSError:
+                continue
+        ports = {i.port: i.label for i in self.instances}
+        counts = {label: 0 for label in ports.values()}
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            try:
+                with open(table, encoding="ascii") as f:
+                    rows = f.read().splitlines()[1:]
+            except OSError:
+                continue
+            for row in rows:
+                fields = row.split()
+                if len(fields) > 9 and fields[3] == "01" and fields[9] in inodes:
+                    port = int(fields[2].rsplit(":", 1)[1], 16)
+                    if port in ports:
+                        counts[ports[port]] += 1
+        return counts
+
+    def websocket_holder(self, timeout):
+        """The instance that holds nginx's one long-lived upstream connection (the idle device's LiveQuery socket):
+        the same one instance in three samples 0.3 s apart; None if none within `timeout`."""
+        def sample():
+            seen = []
+            for _ in range(3):
+                counts = self.nginx_upstreams()
+                seen.append(frozenset(label for label, n in counts.items() if n))
+                time.sleep(0.3)
+            return next(iter(seen[0])) if len(set(seen)) == 1 and len(seen[0]) == 1 else None
+        label = wait_for(sample, timeout, 0.1)
+        return next((i for i in self.instances if i.label == label), None)
+
+    def access_log(self):
+        try:
+            with open(os.path.join(self.workdir, "nginx", "access.log"), encoding="utf-8", errors="replace") as f:
+                return f.read().splitlines()
+        except OSError:
+            return []
+
+    def agent_health(self, agent):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{agent.metrics_port}/health", timeout=3) as response:
+                return json.loads(response.read())
+        except (OSError, ValueError) as e:
+            return {"error": str(e)}
+
+    def start_agent(self, label, endpoint, where):
+        """`intercomd run` (auto answer, test pattern, tone) with server_url on `endpoint`; the same state
+        directory every time, so the same anonymous userID."""
+        metrics_port = free_port()
+        config = write_agent_config(os.path.join(self.workdir, f"{label}.toml"), f"http://127.0.0.1:{endpoint.port}",
+                                    DEVICE["title"], DEVICE["lat"], DEVICE["lon"],
+                                    os.path.join(self.workdir, "device-state"), metrics_port)
+        agent = LoggedProcess([self.intercomd_bin, "run", "--config", config], self.workdir, label,
+                              env=agent_environment())
+        agent.metrics_port = metrics_port
+        self.agents.append(agent)
+        ready = agent.wait_line(r"ready: (.*)", 30)
+        subscribed = ready and agent.wait_line(r"LiveQuery subscribed", 15)
+        user = agent.find(r"logged in to the backend userID=(\w+)")
+        ok = ready and subscribed and user and (not self.device_id or user.group(1) == self.device_id)
+        self.check(f"(h) intercomd run with server_url {where} logs in, is ready and subscribes to LiveQuery", ok,
+                   f"{ready.group(0)}; userID {user.group(1)}" if ok else
+                   f"ready {bool(ready)}, subscribed {bool(subscribed)}, userID {user.group(1) if user else None} "
+                   f"(before: {self.device_id}): " + " | ".join(agent.tail(5)))
+        if ok:
+            self.device_id = user.group(1)
+        return agent if ok else None
+
+    def open_page(self, instance):
+        """The web caller served by `instance`: signed in, the device's call button enabled."""
+        b = self.browser
+        b.open(f"http://127.0.0.1:{instance.port}/")
+        loaded = wait_for(b.loaded, 15)
+        user = b.sign_in(CALLER["name"], CALLER["lat"], CALLER["lon"]) if loaded else None
+        ok = loaded and user and wait_callable(b, self.device_id, 20)
+        self.page_on = instance if ok else None
+        return self.check(f"(h) the web caller served by {instance.name} signs in and lists the device", ok,
+                          f"page userID {user}" if ok else f"loaded {bool(loaded)}, page userID {user}, status "
+                          f"{b.text('#status')!r}")
+
+    def page_stats(self):
+        return self.browser.promise("window.intercom.stats().then((s) => Object.assign({}, s, {at: performance.now()}))") or {}
+
+    def connect_call(self, label, agent):
+        """Clicks the device's call button; True when the page is in-call with video decoded."""
+        b = self.browser
+        if not self.check(f"{label}: the device's call button is enabled", wait_callable(b, self.device_id, 20),
+                          f"page {b.state()}, {b.text('#status')!r}"):
+            return None
+        since = agent.mark()
+        self.placed[agent] = self.placed.get(agent, 0) + 1
+        clicked = time.monotonic()
+        b.click(call_button(self.device_id))
+        connected = b.wait_state("in-call", CONNECT_SECONDS) == "in-call" and wait_for(
+            lambda: (b.stats() or {}).get("framesDecoded", 0) > 30, CONNECT_SECONDS, 0.1)
+        took = time.monotonic() - clicked
+        if not self.check(f"{label}: the call connects (page in-call, the device's video decoded)", connected,
+                          f"in {took:.1f} s" if connected else f"page {b.state()}, {b.text('#call-status')!r}; device: "
+                          + " | ".join(agent.stderr(since)[-4:])):
+            self.hang_up(agent, since, outcome_seconds=5)
+            return None
+        return since
+
+    def measure(self, label):
+        first = self.page_stats()
+        time.sleep(MEASURE_SECONDS)
+        last = self.page_stats()
+        seconds = (last.get("at", 0) - first.get("at", 0)) / 1000
+        frames = last.get("framesDecoded", 0) - first.get("framesDecoded", 0)
+        audio = last.get("audioPacketsReceived", 0) - first.get("audioPacketsReceived", 0)
+        fps = frames / seconds if seconds > 0 else 0
+        return self.check(f"{label}: Chromium decodes the device's video at >= {MIN_FPS:.0f} fps and receives its audio",
+                          fps >= MIN_FPS and audio > 0, f"{frames} frames of {last.get('frameWidth')}x"
+                          f"{last.get('frameHeight')} in {seconds:.1f} s = {fps:.1f} fps, {audio} audio packets")
+
+    def hang_up(self, agent, since, outcome_seconds=20):
+        b = self.browser
+        try:
+            if b.visible("#hangup"):
+                b.click("#hangup")
+        except Exception:  # noqa: BLE001 - the outcome below says what happened
+            pass
+        ended = b.wait_state({"ended", "idle"}, 10)
+        return ended, agent.wait_line(OUTCOME, outcome_seconds, since)
+
+    def end_call(self, label, agent, since):
+        ended, outcome = self.hang_up(agent, since)
+        return self.check(f"{label}: the page hangs up; the device logs the call answered",
+                          ended in ("ended", "idle") and outcome and outcome.group(2).startswith("answered"),
+                          f"page {ended}; " + (outcome.group(0) if outcome else " | ".join(agent.tail(4))))
+
+    def real_call(self):
+        problems = missing_prerequisites(binaries=(("intercomd", self.intercomd_bin),)) + missing_browser()
+        for problem in problems:
+            self.check("(h) prerequisites", False, problem)
+        if problems:
             return
-        caller_ws = b.ws("/signal")
-        self.sockets.append(caller_ws)
-        caller_ws.send_json({"op": "join", "token": tokens[1], "name": "Fleet caller"})
-        caller_joined = caller_ws.recv_until(lambda f: f.get("op") in ("joined", "error"), 5)
-        seen = device_ws.recv_until(lambda f: f.get("op") == "peer-joined", 2)
-        relayed = None
-        if caller_joined and caller_joined.get("op") == "joined":
-            caller_ws.send_json({"op": "signal", "to": joined.get("peerId"), "data": {"type": "bye"}})
-            relayed = device_ws.recv_until(lambda f: f.get("op") == "signal", 2)
-        self.note("signaling across instances (device on A, caller on B): caller join "
-                  f"{(caller_joined or {}).get('op')}, device saw peer-joined: {seen is not None}, a signal relayed "
-                  f"B → A: {relayed is not None}. Behind a round-robin balancer the two parties of a call land on "
-                  "different instances about half the time; without this the call never connects.")
+        failed_before = self.checks.failed
+        try:
+            self.driver = ChromeDriver(self.workdir)
+            if not self.check("(h) chromedriver starts", self.driver.ready, self.driver.url):
+                return
+            self.browser = WebCallerBrowser(self.driver.url, os.path.join(self.workdir, "profile"), label="caller",
+                                            extra_args=[PLAIN_IP_CANDIDATES], window_size="900,1000", browser_log=True)
+            self.calls_across_instances()
+        finally:
+            if self.browser and self.checks.failed > failed_before:
+                log("---- page log ----")
+                for line in self.browser.page_log(25):
+                    log(f"  {line}")
+            if self.browser:
+                self.browser.quit()
+                self.browser = None
+            if self.driver:
+                self.driver.stop()
+                self.driver = None
+            for agent in self.agents:
+                agent.stop()
+            for instance in self.instances:
+                self.revive(instance, "h")
+
+    def calls_across_instances(self):
+        a, b = self.instances
+        agent = self.start_agent("agent-on-A", a, "straight at instance A")
+        if not agent or not self.open_page(b):
+            return
+        label = "(h) device on A, web caller on B"
+        since = self.connect_call(label, agent)
+        if since is not None:
+            upstreams = self.nginx_upstreams()
+            self.check(f"{label}: the two parties' signaling sockets are on different instances (nginx's upstream "
+                       "connections during the call)", all(upstreams.get(i.label) for i in self.instances),
+                       f"{upstreams}")
+            self.measure(label)
+            self.end_call(label, agent, since)
+
+        # (i) the device on nginx, idle: the instance holding its LiveQuery socket dies.
+        agent.stop()
+        agent = self.start_agent("agent-on-nginx", self.nginx, "on nginx")
+        if not agent:
+            return
+        victim = self.websocket_holder(10)
+        if not self.check("(h)(i) the idle device's LiveQuery socket goes through nginx to one instance", victim,
+                          f"{victim.name if victim else 'none'}; nginx's upstream connections {self.nginx_upstreams()}"):
+            return
+        survivor = b if victim is a else a
+        mark = agent.mark()
+        victim.kill()
+        killed = time.monotonic()
+        down_at = up_at = None
+        while time.monotonic() - killed < RECONNECT_SECONDS + 5 and up_at is None:
+            if down_at is None and agent.find(r"LiveQuery down", mark):
+                down_at = time.monotonic() - killed
+            if down_at is not None and agent.find(r"LiveQuery subscribed", mark):
+                up_at = time.monotonic() - killed
+            time.sleep(0.05)
+        holder = self.websocket_holder(3) if up_at is not None else None
+        health = self.agent_health(agent)
+        self.check(f"(h)(i) {victim.name} SIGKILLed while the device is idle: the device subscribes again through nginx, "
+                   f"on {survivor.name}, within {RECONNECT_SECONDS:.0f} s (its log and /health)",
+                   up_at is not None and up_at <= RECONNECT_SECONDS and holder is survivor
+                   and health.get("liveQuery") is True,
+                   (f"LiveQuery down logged {down_at:.2f} s and subscribed again {up_at:.2f} s after the kill"
+                    if up_at is not None else f"LiveQuery down logged: {down_at is not None}; not subscribed again")
+                   + f"; its socket now on {holder.name if holder else None}; /health liveQuery="
+                   f"{health.get('liveQuery')} callsReceived={health.get('callsReceived')}")
+        if self.page_on is not survivor and not self.open_page(survivor):
+            return
+        label = f"(h)(i) with {victim.name} dead, the next call (page on {survivor.name})"
+        since = self.connect_call(label, agent)
+        if since is not None:
+            self.end_call(label, agent, since)
+        if not self.revive(victim, "h"):
+            return
+
+        # (ii) mid-call: the instance of the page's signaling socket (B, pinned; the page joins first) dies.
+        if self.page_on is not a and not self.open_page(a):
+            return
+        label = "(h)(ii) device on nginx, page on A"
+        time.sleep(1.2)  # nginx's 1 s fail_timeout for B in the /signal pin is past
+        since = self.connect_call(label, agent)
+        if since is not None:
+            first = self.page_stats()
+            log_mark = len(self.access_log())
+            b.kill()
+            killed = time.monotonic()
+            samples = []
+            for second in range(1, KILL_WATCH_SECONDS + 1):
+                time.sleep(max(0.0, killed + second - time.monotonic()))
+                samples.append(self.page_stats().get("framesDecoded", 0))
+            counts = [first.get("framesDecoded", 0)] + samples
+            grew = all(later > earlier for earlier, later in zip(counts, counts[1:]))
+            # The page's /signal socket ended with B: nginx logs it (Chromium's user agent, B the last upstream).
+            page_socket = [line for line in self.access_log()[log_mark:]
+                           if '"GET /signal ' in line and "Chrome" in line]
+            on_b = any(re.search(rf"upstream=(?:\S+, )*127\.0\.0\.1:{b.port} ", line) for line in page_socket)
+            self.check(f"(h)(ii) B (the page's signaling socket, the room's owner) SIGKILLed mid-call: the page's decoded "
+                       f"frames grow in every second of the next {KILL_WATCH_SECONDS} s", grew and on_b,
+                       f"framesDecoded each second from the kill: {counts} "
+                       f"({(counts[-1] - counts[0]) / KILL_WATCH_SECONDS:.1f} fps); page {self.browser.state()}; the "
+                       f"page's /signal socket was on B: {on_b} ({page_socket[-1] if page_socket else 'no nginx log line'})")
+            hung_up = time.monotonic()
+            ended, outcome = self.hang_up(agent, since)
+            if outcome:
+                self.note(f"(h)(ii) the device logged the end {time.monotonic() - hung_up:.1f} s after the page's hang-up, "
+                          f"cause: {outcome.group(2)} (a remote bye needs the page's signaling socket, gone with B)")
+            idle = wait_for(lambda: self.agent_health(agent).get("call") == "idle", 15, 0.2)
+            self.check(f"{label}: the call ends cleanly later: the page hangs up, the device logs it answered and its "
+                       "/health says idle", ended in ("ended", "idle") and outcome
+                       and outcome.group(2).startswith("answered") and idle,
+                       f"page {ended}; " + (outcome.group(0) if outcome else "no outcome line: "
+                                            + " | ".join(agent.tail(4)))
+                       + f"; /health call {self.agent_health(agent).get('call')!r}")
+            self.revive(b, "h")
+
+        # (iii) every call once.
+        sessions, placed = [], sum(self.placed.values())
+        for process in self.placed:
+            sessions += [m.group(1) for m in process.find_all(r'incoming call .*session="?([^\s"]+)')]
+        self.check("(h)(iii) every call reached the device once: one 'incoming call' line per session, as many as "
+                   "calls were placed", len(sessions) == placed and len(set(sessions)) == len(sessions) and placed > 0,
+                   f"{placed} calls placed, {len(sessions)} incoming call lines, {len(set(sessions))} sessions")
 
     def failover(self):
         a, b = self.instances
+        # An instance the earlier parts killed and started again stays out of nginx's rotation until its
+        # fail_timeout (10 s) has passed: both must answer through nginx before A is killed.
+        started, seen = time.monotonic(), set()
+        while time.monotonic() - started < 15 and seen != {"A", "B"}:
+            seen.add(self.upstream_name(self.nginx.request("GET", "/health", timeout=2)[2].get("x-upstream", ""))[0])
+            time.sleep(0.2)
+        self.check("(d) before the kill nginx sends requests to both instances (those started again are back in its "
+                   "rotation)", seen >= {"A", "B"}, f"{sorted(seen)} answered within {time.monotonic() - started:.1f} s")
         self.health(a, "before the kill")
         a.kill()
         killed = time.monotonic()
@@ -626,7 +1341,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", default=os.environ.get(
         "INTERCOM_SERVER_BIN", os.path.join(REPO, ".build", "debug", "intercom-server")))
-    parser.add_argument("--intercomd", help="accepted like every stage's, not used")
+    parser.add_argument("--intercomd", default=os.environ.get(
+        "INTERCOMD_BIN", os.path.join(REPO, ".build", "debug", "intercomd")), help="the device agent of (h)")
     parser.add_argument("--database-url", default=os.environ.get("INTERCOM_FLEET_DATABASE_URL"),
                         help="postgres://USER:PASSWORD@HOST:PORT/DBNAME (default: a throwaway cluster of its own)")
     args = parser.parse_args()
@@ -634,7 +1350,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     log("postgres fleet: two intercom-server instances on PostgreSQL behind nginx; command: "
         + " ".join(masked(argument) for argument in sys.argv))
-    checks = Run(os.path.abspath(args.server), args.database_url).run()
+    checks = Run(os.path.abspath(args.server), os.path.abspath(args.intercomd), args.database_url).run()
     log(f"{checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 

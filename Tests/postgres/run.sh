@@ -1,14 +1,16 @@
 #!/bin/sh
 # PostgreSQL storage: one throwaway PostgreSQL 15 cluster (pg-cluster.sh) for two parts.
 #  1. fleet_test.py: two intercom-server instances on one database behind nginx (round robin, WebSocket upgrade):
-#     queries answered by both, LiveQuery events across instances exactly once, shared sessions, failover after
-#     a SIGKILL, /health.
+#     queries answered by both, LiveQuery events across instances exactly once, shared sessions, signaling rooms
+#     across instances (relay, viewers, the room's owner SIGKILLed), a real call between `intercomd run` on one
+#     instance and the web caller in headless Chromium on the other (then the device on nginx: an instance killed
+#     while idle and one mid-call), failover after a SIGKILL, /health.
 #  2. When $INTERCOM_TEST_BUNDLE names the test bundle (scripts/test.sh postgres sets it to the build's
 #     intercomPackageTests.xctest): the IntercomServerTests and ParseClientTests suites with
 #     INTERCOM_TEST_DATABASE_URL pointing at a database of the same cluster (every test server in a fresh schema;
 #     CrashSafetyTests SIGKILLs the real binary mid-write on PostgreSQL too).
-# Needs python3, Debian's postgresql (PostgreSQL 15) and nginx; root, or a user PostgreSQL accepts (as root the
-# cluster runs as the postgres user through runuser).
+# Needs python3, Debian's postgresql (PostgreSQL 15), nginx, chromium and chromium-driver; root, or a user
+# PostgreSQL accepts (as root the cluster runs as the postgres user through runuser).
 # Usage: Tests/postgres/run.sh [--server BIN] [--intercomd BIN]
 # Binaries: Tests/support/binary-flags.sh. Environment: INTERCOM_TEST_BUNDLE (above); INTERCOM_POSTGRES_TEST_WIDTH
 # (tests at once in part 2, default 16: each holds PostgreSQL connections); INTERCOM_POSTGRES_TEST_TIMEOUT (part 2's
