@@ -15,7 +15,7 @@ import Testing
         #expect(settings.password == "p:ss")
         #expect(settings.database == "intercom")
         #expect(settings.schema == "site_7")
-        #expect(settings.requireTLS)
+        #expect(settings.tls == .require)
         #expect(settings.redactedURL == "postgres://door@fleet@db.example:6432/intercom?search_path=site_7")
         #expect(!settings.redactedURL.contains("p:ss"))
     }
@@ -24,7 +24,8 @@ import Testing
         let settings = try PostgresSettings(url: "postgresql://intercom@localhost/intercom")
         #expect(settings.port == 5432)
         #expect(settings.schema == "public")
-        #expect(!settings.requireTLS)
+        #expect(settings.tls == .disable)
+        #expect(try PostgresSettings(url: "postgres://u@h/db?sslmode=verify-full").tls == .verifyFull)
         #expect(settings.password == nil)
     }
 
@@ -34,7 +35,7 @@ import Testing
         ("postgres://u@h", "no database name"),
         ("postgres://u@h/db?search_path=Bad-Name", "search_path must be"),
         ("postgres://u@h/db?search_path=x;DROP", "search_path must be"),
-        ("postgres://u@h/db?sslmode=verify-full", "sslmode verify-full is not supported"),
+        ("postgres://u@h/db?sslmode=prefer", "sslmode prefer is not supported"),
         ("postgres://u@h/db?pool=9", "unknown parameter pool"),
         ("not a url", "expected postgres://"),
     ])

@@ -144,6 +144,21 @@ actor LiveQueryHub {
         return count
     }
 
+    /// Closes every socket, telling each client to reconnect: on a fleet, after the bus's listener was lost and
+    /// came back, the events of the gap are gone; a client that reconnects subscribes again and polls for what
+    /// it missed (the device does after any LiveQuery outage). Returns how many sockets were closed.
+    @discardableResult
+    func disconnectAll(_ reason: String) -> Int {
+        let ids = Array(clients.keys)
+        for clientId in ids {
+            send(Self.errorFrame(code: ParseErrorCode.connectionFailed, reason, reconnect: true, requestId: nil),
+                 to: clientId)
+            unregister(clientId)
+        }
+        if !ids.isEmpty { logger.notice("LiveQuery: closed every socket", metadata: ["count": "\(ids.count)", "reason": "\(reason)"]) }
+        return ids.count
+    }
+
     // MARK: Operations
 
     private func connect(_ clientId: String, _ credentials: LiveQueryCredentials) async {

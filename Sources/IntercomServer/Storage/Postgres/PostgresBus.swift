@@ -7,9 +7,10 @@ import Synchronization
 /// Redis): committed changes for every instance's LiveQuery hub (`intercom_changes_<schema>`), and signaling
 /// frames for the one instance that holds a socket or owns a room (`intercom_signal_<schema>_<instance>`).
 /// A payload over NOTIFY's 8,000-byte limit waits in `"_ChangeSpill"` and the notification carries its id.
-/// Notifications sent while a listener reconnects are lost (as with parse-server's Redis bus): LiveQuery
-/// subscribers that must not miss a row poll after an outage, as the device does; signaling sockets whose
-/// room is unreachable are closed so their parties rejoin. Every `heartbeatInterval` the instance records
+/// Notifications sent while a listener reconnects are lost (as with parse-server's Redis bus), so once it is
+/// back every LiveQuery socket of this instance is closed: its clients subscribe again and poll for what
+/// they missed, as the device does after any LiveQuery outage. Signaling sockets whose room is unreachable
+/// are closed too, so their parties rejoin. Every `heartbeatInterval` the instance records
 /// itself alive in `"_Instance"` and learns which others are.
 final class PostgresBus: Sendable {
     enum State: Sendable, Equatable {
@@ -165,7 +166,15 @@ final class PostgresBus: Sendable {
         defer { Task { try? await connection.close() } }
         let changes = try await connection.listen(changesChannel)
         let signals = try await connection.listen(signalChannel(instanceId))
-        state.withLock { $0 = .listening }
+        let wasLost = state.withLock { state in
+            defer { state = .listening }
+            if case .reconnecting = state { return true }
+            return false
+        }
+        if wasLost {
+            // Changes committed while the listener was away never reach this instance's subscribers.
+            await hub.disconnectAll("the server lost its change feed for a moment; subscribe again")
+        }
         logger.info("bus listening", metadata: ["instance": "\(instanceId)", "channel": "\(changesChannel)"])
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

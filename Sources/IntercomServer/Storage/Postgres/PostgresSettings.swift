@@ -4,7 +4,9 @@ import PostgresNIO
 /// Where the fleet's rows live, read from `database_url`:
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?search_path=SCHEMA&sslmode=disable|require]`.
 /// `search_path` puts every table of this server in its own schema (created if missing), so several
-/// deployments (or tests) can share one database; `sslmode=require` speaks TLS with the system's roots.
+/// deployments (or tests) can share one database. `sslmode` follows libpq's names: `require` encrypts without
+/// checking the server's certificate (as libpq does), `verify-full` also checks it against the system's
+/// roots and the host name.
 public struct PostgresSettings: Sendable, Equatable {
     public var host: String
     public var port: Int
@@ -12,7 +14,13 @@ public struct PostgresSettings: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var schema: String
-    public var requireTLS: Bool
+    public var tls: TLSMode
+
+    public enum TLSMode: String, Sendable, Equatable {
+        case disable
+        case require
+        case verifyFull = "verify-full"
+    }
 
     public init(url text: String) throws(StorageError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
@@ -33,7 +41,7 @@ public struct PostgresSettings: Sendable, Equatable {
         password = components.percentEncodedPassword?.removingPercentEncoding
         self.database = database
         schema = "public"
-        requireTLS = false
+        tls = .disable
         for item in components.queryItems ?? [] {
             switch (item.name, item.value ?? "") {
             case ("search_path", let name):
@@ -41,9 +49,11 @@ public struct PostgresSettings: Sendable, Equatable {
                     throw .badURL("search_path must be letters, digits and _ (starting with a letter or _), got \(name)")
                 }
                 schema = name
-            case ("sslmode", "disable"): requireTLS = false
-            case ("sslmode", "require"): requireTLS = true
-            case ("sslmode", let mode): throw .badURL("sslmode \(mode) is not supported (disable or require)")
+            case ("sslmode", let mode):
+                guard let chosen = TLSMode(rawValue: mode) else {
+                    throw .badURL("sslmode \(mode) is not supported (disable, require or verify-full)")
+                }
+                tls = chosen
             case (let name, _): throw .badURL("unknown parameter \(name) (search_path, sslmode)")
             }
         }
@@ -69,8 +79,17 @@ public struct PostgresSettings: Sendable, Equatable {
     }
 
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS =
-            requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
+        var client = TLSConfiguration.makeClientConfiguration()
+        let tls: PostgresConnection.Configuration.TLS
+        switch self.tls {
+        case .disable:
+            tls = .disable
+        case .require:
+            client.certificateVerification = .none
+            tls = .require(try NIOSSLContext(configuration: client))
+        case .verifyFull:
+            tls = .require(try NIOSSLContext(configuration: client))
+        }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
