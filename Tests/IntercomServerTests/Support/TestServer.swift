@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import IntercomServer
+@testable import IntercomServer
 import IntercomTestSupport
 import Logging
 
@@ -38,6 +38,19 @@ struct TestServer {
     func run<Value: Sendable>(_ setup: TestingSetup = .router,
                               _ body: @Sendable (ParseTestClient) async throws -> Value) async throws -> Value {
         let application = ServerApplication.make(backend: backend, logger: Self.logger, sweeping: false)
-        return try await application.test(setup) { client in try await body(ParseTestClient(client: client)) }
+        return try await application.test(setup) { client in
+            // On PostgreSQL the application's bus starts with it: wait until it listens, so events are not
+            // missed and /health is ready, as a load balancer would before sending traffic.
+            if let bus = backend.changeBus {
+                let start = ContinuousClock.now
+                while bus.currentState != .listening {
+                    guard ContinuousClock.now - start < .seconds(10) else {
+                        throw TestFailure("the bus did not listen within 10 s: \(bus.currentState)")
+                    }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            return try await body(ParseTestClient(client: client))
+        }
     }
 }

@@ -164,8 +164,16 @@ final class PostgresBus: Sendable {
             configuration: try settings.connectionConfiguration(), id: Int.random(in: 1...Int(Int32.max)),
             logger: logger)
         defer { Task { try? await connection.close() } }
-        let changes = try await connection.listen(changesChannel)
-        let signals = try await connection.listen(signalChannel(instanceId))
+        try await connection.listen(on: changesChannel) { changes in
+            try await connection.listen(on: signalChannel(instanceId)) { signals in
+                try await consume(changes: changes, signals: signals)
+            }
+        }
+        throw StorageError.engine(call: "LISTEN", message: "the notification stream ended")
+    }
+
+    /// Hands each notification to the hub or the relay until either stream ends.
+    private func consume(changes: PostgresNotificationSequence, signals: PostgresNotificationSequence) async throws {
         let wasLost = state.withLock { state in
             defer { state = .listening }
             if case .reconnecting = state { return true }
@@ -197,7 +205,6 @@ final class PostgresBus: Sendable {
             try await group.next()
             group.cancelAll()
         }
-        throw StorageError.engine(call: "LISTEN", message: "the notification stream ended")
     }
 
     private func unreadable(_ payload: String) {

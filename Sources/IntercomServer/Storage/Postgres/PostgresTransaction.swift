@@ -31,10 +31,10 @@ struct PostgresTransaction: StorageConnection {
         for value in arguments.values {
             switch value {
             case .null: binds.appendNull()
-            case .integer(let number): try binds.append(number)
-            case .real(let number): try binds.append(number)
-            case .text(let text): try binds.append(text)
-            case .blob(let bytes): try binds.append(ByteBuffer(bytes: bytes))
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
             }
         }
         let query = PostgresQuery(unsafeSQL: Self.numberedPlaceholders(sql), binds: binds)
