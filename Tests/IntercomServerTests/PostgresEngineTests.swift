@@ -92,6 +92,16 @@ import Testing
         #expect(decoded.change.className == "ActiveSessions")
     }
 
+    @Test func aSignalingEnvelopeCrossesTheBusUnchangedAndGarbageIsRefused() throws {
+        let envelope = SignalingEnvelope(from: "abc123", message: .frame(connection: "c1", text: #"{"op":"ping"}"#))
+        let decoded = try JSONDecoder().decode(SignalingEnvelope.self, from: JSONEncoder().encode(envelope))
+        #expect(decoded == envelope)
+        for garbage in ["", "{}", #"{"from":"a"}"#, #"{"from":"a","message":{"explode":{}}}"#,
+                        #"{"from":1,"message":{"close":{"connection":"c"}}}"#, "\u{0}", "[]"] {
+            #expect((try? JSONDecoder().decode(SignalingEnvelope.self, from: Data(garbage.utf8))) == nil, "\(garbage)")
+        }
+    }
+
     @Test(arguments: ["", "{}", "null", "[1,2]", #"{"className":"ActiveUsers"}"#, "#12", "\u{0}", "{\"className\":1}"])
     func anUnreadablePayloadIsIgnored(payload: String) {
         #expect(ChangeMessage(payload: payload) == nil)

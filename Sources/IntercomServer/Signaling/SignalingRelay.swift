@@ -41,8 +41,6 @@ final class SignalingRelay: Sendable {
         self.logger = logger
     }
 
-    var proxiedCount: Int { proxies.withLock { $0.count } }
-
     // MARK: Sockets on this instance
 
     /// Handles a socket's first frame; nil when it was refused here (the outbox then holds the error and

@@ -49,11 +49,6 @@ final class PostgresStorage: Sendable {
         let index = nextWriter.wrappingAdd(1, ordering: .relaxed).oldValue % writers.count
         return try await writers[index].run(.write, body)
     }
-
-    func close() {
-        writers.forEach { $0.close() }
-        readers.forEach { $0.close() }
-    }
 }
 
 extension PostgresSettings {
