@@ -13,8 +13,8 @@ struct FleetBusTests {
     @Test func aLostListenerClosesEveryLiveQuerySocketWhenItIsBack() async throws {
         let server = try await TestServer()
         let bus = try #require(server.backend.changeBus)
+        // `run` starts once the bus listens.
         try await server.run(.live) { _ in
-            try await Self.waitFor("the bus to listen") { bus.currentState == .listening }
             let hub = server.backend.liveQuery
             let (clientId, outbox) = await hub.register()
             await hub.receive(#"{"op":"connect","applicationId":"intercom"}"#, from: clientId)
@@ -40,15 +40,7 @@ struct FleetBusTests {
             #expect(last["op"] == "error")
             #expect(last["reconnect"] == .bool(true))
             #expect(last["code"] == .number(Double(ParseErrorCode.connectionFailed)))
-            try await Self.waitFor("the bus to listen again") { bus.currentState == .listening }
-        }
-    }
-
-    static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
-        let start = ContinuousClock.now
-        while !condition() {
-            guard ContinuousClock.now - start < .seconds(10) else { throw TestFailure("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
+            try await TestServer.waitFor("the bus to listen again") { bus.currentState == .listening }
         }
     }
 }

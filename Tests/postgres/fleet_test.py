@@ -277,90 +277,17 @@ class Instance(Endpoint):
         return f"exit status {code}: {self.why()}"
 
 
-class LiveQuery:
-    """A LiveQuery socket connected with a session token and one subscription; a thread collects its frames."""
+class FrameReader:
+    """A WebSocket whose frames a thread collects with their arrival times; `closed_at` notes when the server
+    closed it. Subclasses open `self.ws`, do their handshake, then call `start_reading`."""
 
-    def __init__(self, endpoint, token, class_name, where):
-        self.ws = endpoint.ws("/parse")
-        self.ws.send_json({"op": "connect", "applicationId": APP_ID, "sessionToken": token})
-        self.connected = self.ws.recv_until(lambda f: f.get("op") in ("connected", "error"), 5)
-        self.ws.send_json({"op": "subscribe", "requestId": 1, "query": {"className": class_name, "where": where}})
-        self.subscribed = self.ws.recv_until(lambda f: f.get("op") in ("subscribed", "error"), 5)
-        self.frames = []
-        self.lock = threading.Lock()
-        self.stopping = False
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    @property
-    def ready(self):
-        return (self.connected or {}).get("op") == "connected" and (self.subscribed or {}).get("op") == "subscribed"
-
-    def describe(self):
-        def short(frame, expected):
-            return expected if (frame or {}).get("op") == expected else str(frame)
-        return f"connect → {short(self.connected, 'connected')}, subscribe → {short(self.subscribed, 'subscribed')}"
-
-    def _read(self):
-        while not self.stopping:
-            try:
-                frame = self.ws.recv_json(0.5)
-            except TimeoutError:
-                continue
-            except (OSError, ValueError):
-                break
-            if frame is None:
-                break
-            with self.lock:
-                self.frames.append((time.monotonic(), frame))
-
-    def events(self, op, object_id):
-        """Arrival times of the `op` events for the object `object_id`."""
-        with self.lock:
-            return [t for t, f in self.frames if f.get("op") == op and (f.get("object") or {}).get("objectId") == object_id]
-
-    def wait(self, op, object_id, timeout=EVENT_SECONDS):
-        """Arrival time of the first such event, None if none came within `timeout`."""
-        times = wait_for(lambda: self.events(op, object_id), timeout, 0.02)
-        return times[0] if times else None
-
-    def ops(self):
-        with self.lock:
-            return [f.get("op") for _, f in self.frames]
-
-    def close(self):
-        self.stopping = True
-        self.ws.close()
-        self.thread.join(2)
-
-
-class SignalPeer:
-    """A /signal socket joined with a call token (SYSTEM.md §4); a thread collects the frames after `joined`
-    with their arrival times, and notes when the server closed the socket."""
-
-    def __init__(self, endpoint, token, name, timeout=5):
-        self.name = name
-        self.ws = endpoint.ws("/signal")
-        self.ws.send_json({"op": "join", "token": token, "name": name})
-        self.joined = self.ws.recv_until(lambda f: f.get("op") in ("joined", "error"), timeout)
+    def start_reading(self):
         self.frames = []
         self.lock = threading.Lock()
         self.closed_at = None
         self.stopping = False
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
-
-    @property
-    def ok(self):
-        return (self.joined or {}).get("op") == "joined"
-
-    @property
-    def peer_id(self):
-        return (self.joined or {}).get("peerId")
-
-    def listed(self):
-        """The peer ids the `joined` frame named as already in the room."""
-        return [p.get("peerId") for p in (self.joined or {}).get("peers") or []]
 
     def _read(self):
         while not self.stopping:
@@ -376,6 +303,70 @@ class SignalPeer:
                 break
             with self.lock:
                 self.frames.append((time.monotonic(), frame))
+
+    def close(self):
+        self.stopping = True
+        self.ws.close()
+        self.thread.join(2)
+
+
+class LiveQuery(FrameReader):
+    """A LiveQuery socket connected with a session token and one subscription; a thread collects its frames."""
+
+    def __init__(self, endpoint, token, class_name, where):
+        self.ws = endpoint.ws("/parse")
+        self.ws.send_json({"op": "connect", "applicationId": APP_ID, "sessionToken": token})
+        self.connected = self.ws.recv_until(lambda f: f.get("op") in ("connected", "error"), 5)
+        self.ws.send_json({"op": "subscribe", "requestId": 1, "query": {"className": class_name, "where": where}})
+        self.subscribed = self.ws.recv_until(lambda f: f.get("op") in ("subscribed", "error"), 5)
+        self.start_reading()
+
+    @property
+    def ready(self):
+        return (self.connected or {}).get("op") == "connected" and (self.subscribed or {}).get("op") == "subscribed"
+
+    def describe(self):
+        def short(frame, expected):
+            return expected if (frame or {}).get("op") == expected else str(frame)
+        return f"connect → {short(self.connected, 'connected')}, subscribe → {short(self.subscribed, 'subscribed')}"
+
+    def events(self, op, object_id):
+        """Arrival times of the `op` events for the object `object_id`."""
+        with self.lock:
+            return [t for t, f in self.frames if f.get("op") == op and (f.get("object") or {}).get("objectId") == object_id]
+
+    def wait(self, op, object_id, timeout=EVENT_SECONDS):
+        """Arrival time of the first such event, None if none came within `timeout`."""
+        times = wait_for(lambda: self.events(op, object_id), timeout, 0.02)
+        return times[0] if times else None
+
+    def ops(self):
+        with self.lock:
+            return [f.get("op") for _, f in self.frames]
+
+
+class SignalPeer(FrameReader):
+    """A /signal socket joined with a call token (SYSTEM.md §4); a thread collects the frames after `joined`
+    with their arrival times, and notes when the server closed the socket."""
+
+    def __init__(self, endpoint, token, name, timeout=5):
+        self.name = name
+        self.ws = endpoint.ws("/signal")
+        self.ws.send_json({"op": "join", "token": token, "name": name})
+        self.joined = self.ws.recv_until(lambda f: f.get("op") in ("joined", "error"), timeout)
+        self.start_reading()
+
+    @property
+    def ok(self):
+        return (self.joined or {}).get("op") == "joined"
+
+    @property
+    def peer_id(self):
+        return (self.joined or {}).get("peerId")
+
+    def listed(self):
+        """The peer ids the `joined` frame named as already in the room."""
+        return [p.get("peerId") for p in (self.joined or {}).get("peers") or []]
 
     def mark(self):
         with self.lock:
@@ -412,11 +403,6 @@ class SignalPeer:
             return None
         got = self.wait(lambda f: f.get("op") == "pong", timeout, mark)
         return got[0] - sent if got else None
-
-    def close(self):
-        self.stopping = True
-        self.ws.close()
-        self.thread.join(2)
 
 
 def join_until(endpoint, token, name, timeout):

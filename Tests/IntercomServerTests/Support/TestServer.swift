@@ -35,6 +35,15 @@ struct TestServer {
         return logger
     }()
 
+    /// Polls `condition` every 10 ms; fails after 10 s naming `what`.
+    static func waitFor(_ what: String, _ condition: () -> Bool) async throws {
+        let start = ContinuousClock.now
+        while !condition() {
+            guard ContinuousClock.now - start < .seconds(10) else { throw TestFailure("timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     func run<Value: Sendable>(_ setup: TestingSetup = .router,
                               _ body: @Sendable (ParseTestClient) async throws -> Value) async throws -> Value {
         let application = ServerApplication.make(backend: backend, logger: Self.logger, sweeping: false)
@@ -42,13 +51,7 @@ struct TestServer {
             // On PostgreSQL the application's bus starts with it: wait until it listens, so events are not
             // missed and /health is ready, as a load balancer would before sending traffic.
             if let bus = backend.changeBus {
-                let start = ContinuousClock.now
-                while bus.currentState != .listening {
-                    guard ContinuousClock.now - start < .seconds(10) else {
-                        throw TestFailure("the bus did not listen within 10 s: \(bus.currentState)")
-                    }
-                    try await Task.sleep(for: .milliseconds(10))
-                }
+                try await Self.waitFor("the bus to listen") { bus.currentState == .listening }
             }
             return try await body(ParseTestClient(client: client))
         }
