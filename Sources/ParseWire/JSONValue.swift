@@ -77,7 +77,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Compact JSON text with sorted keys (stable output for tests and idempotent retries).
     public func jsonText() -> String {
-        String(decoding: WireJSON.encode(self), as: UTF8.self)
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// `jsonText()` as UTF-8 bytes.
+    public func jsonBytes() -> [UInt8] {
+        JSONValueWriter.write(self)
     }
 }
 
@@ -97,6 +102,10 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
 
 /// The one JSON encoder configuration used for every body and frame this module writes.
 enum WireJSON {
+    static func encode(_ value: JSONValue) -> Data {
+        Data(JSONValueWriter.write(value))
+    }
+
     static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -89,6 +89,7 @@ struct JSONValueParser {
 
     private mutating func string() throws(ParseWireError) -> String {
         index += 1
+        let start = index
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ end: Int, into scalars: inout String.UnicodeScalarView) throws(ParseWireError) {
@@ -103,6 +104,14 @@ struct JSONValueParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                if scalars.isEmpty, runStart == start {
+                    // No escape: the common case, one validated copy without going scalar by scalar.
+                    guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+                        throw .notJSON("invalid UTF-8 at byte \(start)")
+                    }
+                    index += 1
+                    return text
+                }
                 try flushRun(index, into: &scalars)
                 index += 1
                 return String(scalars)

@@ -7,12 +7,13 @@ enum JSONCoding {
         let message: String
     }
 
+    /// ParseWire's strict parser (nesting bounded, no thrown error per value); the Codable path spent more
+    /// than the query itself decoding the rows of a 100-row `$nearSphere` answer.
     static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.localizedDescription ?? context.debugDescription
-            throw Malformed(message: "Invalid JSON: \(detail)")
+            return try JSONValue.parse(bytes, limit: .max)
+        } catch .notJSON(let reason) {
+            throw Malformed(message: "Invalid JSON: \(reason)")
         } catch {
             throw Malformed(message: "Invalid JSON")
         }
@@ -22,15 +23,12 @@ enum JSONCoding {
         try decode(Array(text.utf8))
     }
 
+    /// Compact, sorted keys, slashes unescaped: the bytes `JSONEncoder` would write (`JSONValueWriter`).
     static func encode(_ value: JSONValue) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail except for non-finite numbers, which nothing here produces
-        // (decoded JSON has none and computed distances are finite); fall back to null rather than crash.
-        return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+        value.jsonBytes()
     }
 
     static func encodeString(_ value: JSONValue) -> String {
-        String(decoding: encode(value), as: UTF8.self)
+        value.jsonText()
     }
 }

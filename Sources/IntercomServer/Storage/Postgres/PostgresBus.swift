@@ -46,8 +46,8 @@ final class PostgresBus: Sendable {
         self.settings = settings
         self.hub = hub
         self.logger = logger
-        notifier = PostgresLane(name: "notify", settings: settings, logger: logger)
-        reader = PostgresLane(name: "bus-reader", settings: settings, logger: logger)
+        notifier = PostgresLane(name: "notify", mode: .write, settings: settings, logger: logger)
+        reader = PostgresLane(name: "bus-reader", mode: .read, settings: settings, logger: logger)
         (outgoing, outgoingQueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.outgoingLimit))
     }
 
@@ -145,7 +145,7 @@ final class PostgresBus: Sendable {
             let instance = instanceId
             let prune = beats % 30 == 0
             do {
-                let alive = try await notifier.run(.write) { db in
+                let alive = try await notifier.run { db in
                     let alive = try SignalRoomStore.beat(db, instance: instance)
                     if prune, try db.tryTransactionLock("intercom-bus-prune") { try SignalRoomStore.prune(db) }
                     return alive
@@ -215,7 +215,7 @@ final class PostgresBus: Sendable {
     private func resolve(_ payload: String) async throws -> String? {
         guard payload.hasPrefix("#") else { return payload }
         guard let id = Int64(payload.dropFirst()) else { return nil }
-        return try await reader.run(.read) { db in
+        return try await reader.run { db in
             try db.value(String.self, #"SELECT payload FROM "_ChangeSpill" WHERE id = ?"#, [id])
         }
     }

@@ -8,9 +8,14 @@ import Synchronization
 /// are synchronous (the seam both engines share), so each statement waits for its reply on this queue's
 /// thread, never on the Swift pool. A lost connection is opened again by the next transaction.
 final class PostgresLane: Sendable {
+    /// A reader lane's connection is read-only by default and runs each statement in its own implicit
+    /// transaction: one round trip per statement instead of three. That gives up nothing, since PostgreSQL's
+    /// default READ COMMITTED takes a fresh snapshot per statement inside BEGIN…COMMIT too. A writer lane
+    /// wraps each closure in one SERIALIZABLE transaction.
     enum Mode: Sendable { case read, write }
 
     private let name: String
+    private let mode: Mode
     private let settings: PostgresSettings
     private let queue: DispatchQueue
     private let connection = Mutex<PostgresConnection?>(nil)
@@ -19,18 +24,19 @@ final class PostgresLane: Sendable {
     /// Serialization failures (SQLSTATE 40001, 40P01) are retried this many times before they surface.
     static let attempts = 8
 
-    init(name: String, settings: PostgresSettings, logger: Logger) {
+    init(name: String, mode: Mode, settings: PostgresSettings, logger: Logger) {
         self.name = name
+        self.mode = mode
         self.settings = settings
         queue = DispatchQueue(label: "intercom-pg-\(name)")
         self.logger = logger
     }
 
-    /// Runs `body` in one transaction on this lane's queue: serializable for writes, so two instances'
-    /// read-modify-write of one row cannot both commit; read-only for reads.
-    func run<T: Sendable>(_ mode: Mode, _ body: @Sendable (any StorageConnection) throws -> T) async throws -> T {
+    /// Runs `body` on this lane's queue: on a writer in one serializable transaction, so two instances'
+    /// read-modify-write of one row cannot both commit; on a reader statement by statement, read-only.
+    func run<T: Sendable>(_ body: @Sendable (any StorageConnection) throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
-            try await onQueue(body) { body in try self.transaction(mode, body) }
+            try await onQueue(body) { body in try self.transaction(body) }
         }
     }
 
@@ -73,14 +79,15 @@ final class PostgresLane: Sendable {
         }
     }
 
-    private func transaction<T>(_ mode: Mode, _ body: (any StorageConnection) throws -> T) throws -> T {
+    private func transaction<T>(_ body: (any StorageConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             let open = try openConnection()
             let session = PostgresTransaction(connection: open, logger: logger)
             do {
-                try session.execute(mode == .write ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN READ ONLY")
+                if mode == .read { return try body(session) }
+                try session.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
                 let value = try body(session)
                 try session.execute("COMMIT")
                 return value
@@ -91,7 +98,7 @@ final class PostgresLane: Sendable {
                     if attempt < 2 { continue }
                     throw StorageError.engine(call: "PostgreSQL \(name)", message: "connection lost: \(error)")
                 }
-                _ = try? session.execute("ROLLBACK")
+                if mode == .write { _ = try? session.execute("ROLLBACK") }
                 if PostgresTransaction.isSerializationFailure(error), attempt < Self.attempts {
                     // Back off a little more each time so two instances retrying the same row interleave.
                     usleep(useconds_t(1_000 * attempt * Int.random(in: 1...4)))
@@ -119,6 +126,7 @@ final class PostgresLane: Sendable {
             try session.execute("SET search_path TO \(settings.schema)")
             // A commit is acknowledged only once its WAL record is flushed, whatever the cluster's default.
             try session.execute("SET synchronous_commit TO on")
+            if mode == .read { try session.execute("SET default_transaction_read_only TO on") }
         } catch {
             try? opened.close().wait()
             throw error

@@ -20,9 +20,9 @@ final class PostgresStorage: Sendable {
 
     init(settings: PostgresSettings, logger: Logger) async throws {
         self.settings = settings
-        writers = (1...Self.writerCount).map { PostgresLane(name: "writer-\($0)", settings: settings, logger: logger) }
-        readers = (1...Self.readerCount).map { PostgresLane(name: "reader-\($0)", settings: settings, logger: logger) }
-        let migrationLane = PostgresLane(name: "migrate", settings: settings.withSchema("public"), logger: logger)
+        writers = (1...Self.writerCount).map { PostgresLane(name: "writer-\($0)", mode: .write, settings: settings, logger: logger) }
+        readers = (1...Self.readerCount).map { PostgresLane(name: "reader-\($0)", mode: .read, settings: settings, logger: logger) }
+        let migrationLane = PostgresLane(name: "migrate", mode: .write, settings: settings.withSchema("public"), logger: logger)
         defer { migrationLane.close() }
         let schema = settings.schema
         let ran = try await migrationLane.runWithoutTransaction { connection in
@@ -42,12 +42,12 @@ final class PostgresStorage: Sendable {
 
     func read<T: Sendable>(_ body: @Sendable (any StorageConnection) throws -> T) async throws -> T {
         let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count
-        return try await readers[index].run(.read, body)
+        return try await readers[index].run(body)
     }
 
     func write<T: Sendable>(_ body: @Sendable (any StorageConnection) throws -> T) async throws -> T {
         let index = nextWriter.wrappingAdd(1, ordering: .relaxed).oldValue % writers.count
-        return try await writers[index].run(.write, body)
+        return try await writers[index].run(body)
     }
 }
 
