@@ -15,6 +15,8 @@ import Synchronization
 final class BackendBench: Sendable {
     let ports: [Int]
     let masterKey: String
+    /// Instance 0's database (on a fleet, the one all instances share): the table fill writes through it.
+    let database: ServerDatabase
     private let directory: String
     private let serverTasks: [Task<Void, any Error>]
 
@@ -31,9 +33,11 @@ final class BackendBench: Sendable {
     func serverURL(_ instance: Int) -> String { "http://127.0.0.1:\(ports[instance % ports.count])/parse" }
     func liveQueryURL(_ instance: Int) -> String { "ws://127.0.0.1:\(ports[instance % ports.count])/parse" }
 
-    private init(ports: [Int], masterKey: String, directory: String, serverTasks: [Task<Void, any Error>]) {
+    private init(ports: [Int], masterKey: String, database: ServerDatabase, directory: String,
+                 serverTasks: [Task<Void, any Error>]) {
         self.ports = ports
         self.masterKey = masterKey
+        self.database = database
         self.directory = directory
         self.serverTasks = serverTasks
     }
@@ -52,6 +56,7 @@ final class BackendBench: Sendable {
         configuration.passwordIterations = 10
         var ports: [Int] = []
         var tasks: [Task<Void, any Error>] = []
+        var databases: [ServerDatabase] = []
         for _ in 0..<instances {
             let backend = try await IntercomBackend(configuration: configuration, logger: logger)
             let (started, portSink) = AsyncStream<Int>.makeStream()
@@ -60,12 +65,12 @@ final class BackendBench: Sendable {
             var iterator = started.makeAsyncIterator()
             guard let port = await iterator.next() else { throw BenchFailure("an embedded server did not start") }
             ports.append(port)
-            _ = backend
+            databases.append(backend.database)
         }
         // On a fleet, each instance's bus must be listening before events are published.
         if databaseURL != nil { try await Task.sleep(for: .seconds(1)) }
-        return BackendBench(ports: ports, masterKey: configuration.masterKey ?? "", directory: directory,
-                            serverTasks: tasks)
+        return BackendBench(ports: ports, masterKey: configuration.masterKey ?? "", database: databases[0],
+                            directory: directory, serverTasks: tasks)
     }
 
     func stop() {
@@ -134,41 +139,25 @@ final class BackendBench: Sendable {
 
     private let inserted = Mutex<[String]>([])
 
-    /// Fills `ActiveUsers` up to `tableSize` rows spread over about 600 km × 600 km, 50 per batch (master key),
-    /// and returns their object ids.
+    /// Fills `ActiveUsers` up to `tableSize` rows spread over about 600 km × 600 km, 10,000 per transaction
+    /// straight into the database (`insertBenchmarkDevices`: the server's own insert, without REST), and
+    /// returns their object ids.
     func fill(tableSize: Int) async throws -> [String] {
-        let admin = client()
         var random = SystemRandomNumberGenerator()
         var lastReport = ContinuousClock.now
         while inserted.withLock({ $0.count }) < tableSize {
             let start = inserted.withLock { $0.count }
-            let count = min(50, tableSize - start)
-            let requests: [JSONValue] = (0..<count).map { offset in
-                [
-                    "method": "POST", "path": "/parse/classes/ActiveUsers",
-                    "body": [
-                        "userID": .string("bench-\(start + offset)"), "userTitle": .string("Device \(start + offset)"),
-                        "userLocation": ["__type": "GeoPoint",
-                                         "latitude": .number(Double.random(in: 47...53, using: &random)),
-                                         "longitude": .number(Double.random(in: 6...14, using: &random))],
-                        "deviceKind": "intercom",
-                    ],
-                ]
+            let count = min(10_000, tableSize - start)
+            let rows = (start..<start + count).map { index in
+                BenchmarkDeviceRow(userID: "bench-\(index)", title: "Device \(index)",
+                                   latitude: Double.random(in: 47...53, using: &random),
+                                   longitude: Double.random(in: 6...14, using: &random))
             }
-            let masterKey = self.masterKey
-            let body = Array(JSONValue.object(["requests": .array(requests)]).jsonText().utf8)
-            let results = try await admin.send(Array<JSONValue>.self) { builder, id in
-                var request = ParseRequest(method: .post, path: builder.settings.mountPath + "/batch",
-                                           headers: builder.headers(requestId: id), body: body)
-                request.headers.append(.init("X-Parse-Master-Key", masterKey))
-                return request
-            }
-            let ids = results.compactMap { $0["success"]?["objectId"]?.stringValue }
-            guard ids.count == count else { throw BenchFailure("a fill batch created \(ids.count) of \(count) rows") }
+            let ids = try await database.insertBenchmarkDevices(rows)
             inserted.withLock { $0 += ids }
             if ContinuousClock.now - lastReport > .seconds(10) {
                 lastReport = .now
-                Swift.print("  filling ActiveUsers: \(start + count) of \(tableSize) rows")
+                BenchOutput.line("  filling ActiveUsers: \(start + count) of \(tableSize) rows")
             }
         }
         return inserted.withLock { Array($0.prefix(tableSize)) }
@@ -234,82 +223,44 @@ final class BackendBench: Sendable {
 
     // MARK: Fan-out
 
+    /// `subscribers` sockets (in a child process, `FanOutSubscribersCommand`; split over the instances) subscribe
+    /// to `deviceKind = "fanout"`; each of `events` rows written through the first instance must reach all.
     func fanOut(subscribers: Int, events: Int) async throws -> LatencyFigures {
-        let arrivals = FanOutArrivals()
-        let ready = FanOutArrivals()
-        var sockets: [Task<Void, Never>] = []
-        for index in 0..<subscribers {
-            // On a fleet the sockets are split over the instances; the events are written through the first.
-            let url = liveQueryURL(index)
-            sockets.append(Task {
-                _ = try? await WebSocketClient.connect(url: url, logger: Self.logger) { inbound, outbound, _ in
-                    try await outbound.writeTextMessage(#"{"op":"connect","applicationId":"intercom"}"#)
-                    try await outbound.writeTextMessage(
-                        #"{"op":"subscribe","requestId":1,"query":{"className":"ActiveUsers","where":{"deviceKind":"fanout"},"keys":["userTitle"]}}"#)
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        if text.contains(#""op":"subscribed""#) { await ready.record(index: index, event: -1) }
-                        if let range = text.range(of: #""userTitle":"fanout-"#) {
-                            let digits = text[range.upperBound...].prefix { $0.isNumber }
-                            if let event = Int(digits) { await arrivals.record(index: index, event: event) }
-                        }
-                    }
-                }
-            })
-        }
-        defer { for socket in sockets { socket.cancel() } }
-        let waitStart = ContinuousClock.now
-        while await ready.count < subscribers {
-            guard ContinuousClock.now - waitStart < .seconds(120) else {
-                throw BenchFailure("only \(await ready.count) of \(subscribers) sockets subscribed")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let child = try FanOutSubscriberProcess(urls: ports.indices.map { liveQueryURL($0) }, count: subscribers)
+        defer { child.stop() }
+        var lines = child.lines.makeAsyncIterator()
+        while true {
+            guard let line = await lines.next() else { throw BenchFailure("the subscriber process ended before subscribing") }
+            if line == "ready" { break }
+            if line.hasPrefix("failed") { throw BenchFailure(line) }
+            BenchOutput.line("  \(line) of \(subscribers) sockets")
         }
         let admin = client()
         let masterKey = self.masterKey
         var samples: [Duration] = []
         for event in 0..<events {
             let body = Array(JSONValue.object([
-                "userID": .string("fanout-\(event)"), "userTitle": .string("fanout-\(event)"),
+                // userID is unique: a second fan-out run (another socket count) writes new ones.
+                "userID": .string("fanout-\(subscribers)-\(event)"), "userTitle": .string("fanout-\(event)"),
                 "userLocation": ["__type": "GeoPoint", "latitude": 50, "longitude": 10], "deviceKind": "fanout",
             ]).jsonText().utf8)
-            let start = ContinuousClock.now
-            await arrivals.expect(event: event, start: start)
+            child.sent(event: event, at: BootClock.nanoseconds())
             _ = try await admin.send(CreateResponse.self) { builder, id in
                 var request = ParseRequest(method: .post, path: builder.settings.mountPath + "/classes/ActiveUsers",
                                            headers: builder.headers(requestId: id), body: body)
                 request.headers.append(.init("X-Parse-Master-Key", masterKey))
                 return request
             }
-            while await arrivals.received(event: event) < subscribers {
-                guard ContinuousClock.now - start < .seconds(30) else {
-                    throw BenchFailure("event \(event) reached \(await arrivals.received(event: event)) of \(subscribers)")
-                }
-                try await Task.sleep(for: .milliseconds(2))
+            // The child answers within 30 s of `sent`: every socket's latency, or how many got it.
+            guard let line = await lines.next() else { throw BenchFailure("the subscriber process ended") }
+            let parts = line.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, parts[0] == "event", Int(parts[1]) == event else {
+                throw BenchFailure("event \(event): \(line.prefix(200))")
             }
-            samples += await arrivals.latencies(event: event)
+            samples += parts[2].split(separator: ",").compactMap { Int64($0) }.map { Duration.microseconds($0) }
         }
         return LatencyFigures(samples)
     }
-}
-
-/// When each socket got each event.
-actor FanOutArrivals {
-    private var seen: Set<[Int]> = []
-    private var starts: [Int: ContinuousClock.Instant] = [:]
-    private var latencies: [Int: [Duration]] = [:]
-
-    var count: Int { seen.count }
-
-    func expect(event: Int, start: ContinuousClock.Instant) { starts[event] = start }
-
-    func record(index: Int, event: Int) {
-        guard seen.insert([index, event]).inserted else { return }
-        if let start = starts[event] { latencies[event, default: []].append(.now - start) }
-    }
-
-    func received(event: Int) -> Int { latencies[event]?.count ?? 0 }
-    func latencies(event: Int) -> [Duration] { latencies[event] ?? [] }
 }
 
 /// Percentiles of a latency sample, printed in milliseconds.
@@ -329,7 +280,7 @@ struct LatencyFigures {
 
     func print(_ title: String) {
         let format = { (value: Double) in String(format: "%.2f", value) }
-        Swift.print("\(title): p50 \(format(percentile(50))) ms, p95 \(format(percentile(95))) ms, "
+        BenchOutput.line("\(title): p50 \(format(percentile(50))) ms, p95 \(format(percentile(95))) ms, "
             + "p99 \(format(percentile(99))) ms, max \(format(sorted.last ?? .nan)) ms, n=\(sorted.count)")
     }
 }
@@ -337,4 +288,12 @@ struct LatencyFigures {
 struct BenchFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The bench's lines, written straight to standard output: a figure printed before a later failure (or a
+/// crash) is not lost in a buffer when the output goes to a pipe or a file.
+enum BenchOutput {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
 }

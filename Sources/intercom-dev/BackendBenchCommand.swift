@@ -5,8 +5,8 @@ import IntercomServer
 import Logging
 
 /// `intercom-dev bench-backend`: the backend figures, measured against embedded `intercom-server`s on
-/// loopback — call row → agent delivery through LiveQuery, `$nearSphere` latency at 10k and 100k
-/// `ActiveUsers` rows, LiveQuery fan-out to many subscribed sockets, and heartbeat saves per second. On
+/// loopback — call row → agent delivery through LiveQuery, `$nearSphere` latency at 10k, 100k and 1M
+/// `ActiveUsers` rows, LiveQuery fan-out to 1,000 and 10,000 subscribed sockets, and heartbeat saves per second. On
 /// SQLite by default; with `--database-url` on PostgreSQL, with `--instances` servers sharing it (a fleet:
 /// the device and the caller on different instances, the sockets split over them).
 struct BackendBenchCommand: AsyncParsableCommand {
@@ -19,13 +19,13 @@ struct BackendBenchCommand: AsyncParsableCommand {
     var calls = 200
 
     @Option(help: "Comma-separated ActiveUsers table sizes for the geo query figures (empty skips).")
-    var rows = "10000,100000"
+    var rows = "10000,100000,1000000"
 
     @Option(help: "$nearSphere queries per table size.")
     var queries = 200
 
-    @Option(help: "LiveQuery sockets subscribed for the fan-out figure (0 skips).")
-    var subscribers = 1000
+    @Option(help: "Comma-separated counts of LiveQuery sockets subscribed for the fan-out figures (empty skips).")
+    var subscribers = "1000,10000"
 
     @Option(help: "Events published to all subscribers for the fan-out figure.")
     var events = 20
@@ -46,10 +46,9 @@ struct BackendBenchCommand: AsyncParsableCommand {
     var instances = 1
 
     func validate() throws {
-        guard calls >= 0, queries > 0, subscribers >= 0, events > 0, heartbeatDevices >= 0, heartbeatSeconds > 0,
+        guard calls >= 0, queries > 0, events > 0, heartbeatDevices >= 0, heartbeatSeconds > 0,
               heartbeatWorkers > 0, instances > 0 else {
-            throw ValidationError(
-                "--calls, --subscribers and --heartbeat-devices must not be negative; the other counts positive")
+            throw ValidationError("--calls and --heartbeat-devices must not be negative; the other counts positive")
         }
         if databaseURL == nil, instances > 1 {
             throw ValidationError("--instances above 1 needs --database-url: instances share a PostgreSQL database")
@@ -57,37 +56,39 @@ struct BackendBenchCommand: AsyncParsableCommand {
         if let databaseURL {
             do { _ = try PostgresSettings(url: databaseURL) } catch { throw ValidationError("\(error)") }
         }
-        _ = try tableSizes()
+        _ = try Self.counts(rows, option: "--rows")
+        _ = try Self.counts(subscribers, option: "--subscribers")
     }
 
-    func tableSizes() throws -> [Int] {
-        try rows.split(separator: ",").map { part in
+    /// A comma-separated list of positive whole numbers, smallest first.
+    static func counts(_ list: String, option: String) throws -> [Int] {
+        try list.split(separator: ",").map { part in
             guard let size = Int(part.trimmingCharacters(in: .whitespaces)), size > 0 else {
-                throw ValidationError("--rows: \"\(part)\" is not a positive whole number")
+                throw ValidationError("\(option): \"\(part)\" is not a positive whole number")
             }
             return size
         }.sorted()
     }
 
     func run() async throws {
-        print("command: \(CommandLine.arguments.joined(separator: " "))")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback, debug=\(BuildKind.isDebug)")
+        BenchOutput.line("command: \(CommandLine.arguments.joined(separator: " "))")
+        BenchOutput.line("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback, debug=\(BuildKind.isDebug)")
         let engine = databaseURL.flatMap { try? PostgresSettings(url: $0).redactedURL } ?? "SQLite (a fresh file)"
-        print("database: \(engine), \(instances) instance\(instances == 1 ? "" : "s")")
-        raiseOpenFileLimit()
+        BenchOutput.line("database: \(engine), \(instances) instance\(instances == 1 ? "" : "s")")
+        try raiseOpenFileLimit()
         let bench = try await BackendBench.start(databaseURL: databaseURL, instances: instances)
         defer { bench.stop() }
         if calls > 0 {
             let figures = try await bench.callDelivery(calls: calls)
             figures.print("call row created → delivered to the agent by LiveQuery (\(calls) calls)")
         }
-        for size in try tableSizes() {
+        for size in try Self.counts(rows, option: "--rows") {
             let figures = try await bench.geoQueries(tableSize: size, queries: queries)
             figures.print("$nearSphere 10 km, limit 100, over \(size) ActiveUsers rows (\(queries) queries)")
         }
-        if subscribers > 0 {
-            let figures = try await bench.fanOut(subscribers: subscribers, events: events)
-            figures.print("LiveQuery event → each of \(subscribers) subscribed sockets (\(events) events)")
+        for count in try Self.counts(subscribers, option: "--subscribers") {
+            let figures = try await bench.fanOut(subscribers: count, events: events)
+            figures.print("LiveQuery event → each of \(count) subscribed sockets (\(events) events)")
         }
         if heartbeatDevices > 0 {
             let (perSecond, figures) = try await bench.heartbeats(
@@ -97,14 +98,23 @@ struct BackendBenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// 1000 sockets on each side of loopback need more than the usual 1024 descriptors.
-    private func raiseOpenFileLimit() {
+    /// Thousands of sockets need more than the usual 1024 descriptors: the servers' ends in this process, the
+    /// clients' in the child that inherits the limit. Refused up front when they cannot be had (running out
+    /// mid-run crashes libdispatch, which then cannot open the /proc files of its thread monitor).
+    private func raiseOpenFileLimit() throws {
+        let most = (try? Self.counts(subscribers, option: "--subscribers").last) ?? nil
+        let wanted = rlim_t(max(4096, (most ?? 0) + 1024))
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        let wanted = rlim_t(max(4096, subscribers * 3 + 256))
-        if limit.rlim_cur < wanted {
-            limit.rlim_cur = min(wanted, limit.rlim_max)
+        guard limit.rlim_cur < wanted else { return }
+        var raised = limit
+        raised.rlim_cur = wanted
+        raised.rlim_max = max(limit.rlim_max, wanted)
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) != 0 {
+            limit.rlim_cur = limit.rlim_max
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            throw BenchFailure("\(most ?? 0) sockets need about \(wanted) open files in each process; the hard limit "
+                + "is \(limit.rlim_max) (raise it with ulimit -Hn as root, or pass fewer --subscribers)")
         }
     }
 }

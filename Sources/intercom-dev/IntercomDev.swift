@@ -8,6 +8,6 @@ struct IntercomDev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intercom-dev",
         abstract: "Intercom developer tools: backend benchmark and the WebRTC interop sender.",
-        subcommands: [BackendBenchCommand.self, WebRTCSendCommand.self]
+        subcommands: [BackendBenchCommand.self, WebRTCSendCommand.self, FanOutSubscribersCommand.self]
     )
 }
