@@ -23,6 +23,21 @@ extension CallStateMachine {
                 actions.append(.removeViewer(sessionID: sessionID, peer: peer))
                 state = state.replacing(context)
             }
+        case .peerDropped(let peer):
+            // A call with media up survives its partner's signaling socket: media is peer to peer, the page
+            // rejoins, and if the media dies too the media timeout ends the call. Before that, it has left.
+            if peer == context.partner, case .inCall = state { return }
+            receive(.peerLeft(peer: peer), in: context, at: now, into: &actions)
+        case .peerReturned(let old, let new):
+            if old == context.partner {
+                context.partner = new
+                state = state.replacing(context)
+            } else if let index = context.viewers.firstIndex(of: old) {
+                context.viewers[index] = new
+                state = state.replacing(context)
+            } else {
+                receive(.peerJoined(peer: new), in: context, at: now, into: &actions)
+            }
         case .ringing(let from):
             guard case .dialing = state, context.isPartner(from) else { return }
             context.partner = from

@@ -10,6 +10,12 @@ public enum RemoteSignal: Equatable, Sendable {
     case viewerJoinRequest(peer: String)
     /// A participant or viewer left the room.
     case peerLeft(peer: String)
+    /// A participant's socket went away without leaving (ping timeout, a network error, or replaced by its
+    /// own reconnect): it may come back under a new `peerId` (`peerReturned`) while the media keeps flowing.
+    case peerDropped(peer: String)
+    /// A participant that dropped, or that our own reconnect lost sight of (a room moves when the backend
+    /// instance holding it dies), joined again as `new`: the same user with the same role.
+    case peerReturned(old: String, new: String)
     /// The callee of an outgoing call is ringing.
     case ringing(from: String)
     /// An SDP offer arrived; on an outgoing call it means the callee answered.

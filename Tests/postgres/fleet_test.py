@@ -39,9 +39,12 @@ Checks:
       nginx, idle: the instance holding its LiveQuery socket is SIGKILLed, the device subscribes again through
       nginx on the other one within RECONNECT_SECONDS (log, its /health) and takes the next call there; (ii) the
       instance the page's signaling socket is on (B: the room's owner) SIGKILLed mid-call: the page's decoded
-      frames keep growing every second for KILL_WATCH_SECONDS, the call ends cleanly later (the device logs it
-      answered and its /health says idle); (iii) every call reached the device once (one `incoming call` line
-      per session, as many as were placed);
+      frames keep growing every second for KILL_WATCH_SECONDS; the page rejoins the room (through nginx, on A)
+      and finds the device again (its own rejoin, a new peer id) within PAGE_REJOIN_SECONDS of the kill (the
+      page's stats: signalJoins, signalState, remoteKnown); then the page hangs up and the device logs the call
+      answered and ended by the page's bye (remoteBye(hangup), not a media timeout) within BYE_SECONDS, and its
+      /health says idle; (iii) every call reached the device once (one `incoming call` line per session, as
+      many as were placed);
   (d) A killed with SIGKILL: CONSECUTIVE requests in a row through nginx (queries and sign-ups) succeed within
       FAILOVER_SECONDS, and a new LiveQuery subscription through nginx gets the create and delete of a row
       written through nginx, once each; B still answers /health and stops cleanly on SIGINT.
@@ -102,6 +105,11 @@ MEASURE_SECONDS = 5.0       # (h) frames counted over this
 MIN_FPS = 20.0              # (h) of the device's 30 fps test pattern, decoded by Chromium on 2 cores
 RECONNECT_SECONDS = 10.0    # (h)(i) the idle device subscribes again through nginx within this of the kill
 KILL_WATCH_SECONDS = 5      # (h)(ii) the page's decoded frames grow in every second of this after the kill
+# (h)(ii) the page is back in the room with the device found again within this of the kill: the fleet takes B for
+# dead after SignalRoomStore.deadAfterSeconds (6) plus up to a heartbeat (2), then the page's next attempt (its
+# backoff is at most 2 s) and the device's rejoin; the rest is slack for 2 shared cores
+PAGE_REJOIN_SECONDS = 20.0
+BYE_SECONDS = 5.0           # (h)(ii) the device logs the page's hang-up (a remote bye) within this of the click
 
 NGINX_CONF = """# The fleet's load balancer (Tests/postgres/fleet_test.py): round robin over the two instances; /signal
 # pinned by client (Chromium's sockets to B first, every other client's to A first, the other as the backup).
@@ -1222,23 +1230,43 @@ class Run:
             # The page's /signal socket ended with B: nginx logs it (Chromium's user agent, B the last upstream).
             page_socket = [line for line in self.access_log()[log_mark:]
                            if '"GET /signal ' in line and "Chrome" in line]
-            on_b = any(re.search(rf"upstream=(?:\S+, )*127\.0\.0\.1:{b.port} ", line) for line in page_socket)
+            # (Its rejoin attempts, through nginx to A, log lines of their own: the one on B is shown.)
+            on_b_lines = [line for line in page_socket if re.search(rf"upstream=(?:\S+, )*127\.0\.0\.1:{b.port} ", line)]
+            on_b = bool(on_b_lines)
             self.check(f"(h)(ii) B (the page's signaling socket, the room's owner) SIGKILLed mid-call: the page's decoded "
                        f"frames grow in every second of the next {KILL_WATCH_SECONDS} s", grew and on_b,
                        f"framesDecoded each second from the kill: {counts} "
                        f"({(counts[-1] - counts[0]) / KILL_WATCH_SECONDS:.1f} fps); page {self.browser.state()}; the "
-                       f"page's /signal socket was on B: {on_b} ({page_socket[-1] if page_socket else 'no nginx log line'})")
+                       f"page's /signal socket was on B: {on_b} ({(on_b_lines or page_socket or ['no nginx log line'])[0]})")
+            # The page's signaling socket went with B: the page rejoins (call.js/signal.js), the room moves to A
+            # once the fleet takes B for dead, and the device, rejoining too, is found again by its user and role.
+            def rejoined():
+                stats = self.page_stats()
+                back = stats.get("signalJoins", 0) >= 2 and stats.get("signalState") == "joined" \
+                    and stats.get("remoteKnown") is True
+                return (stats, time.monotonic() - killed) if back else None
+            back = wait_for(rejoined, max(0.0, killed + PAGE_REJOIN_SECONDS - time.monotonic()), 0.1)
+            stats = back[0] if back else self.page_stats()
+            timings = stats.get("timings") or {}
+            lost, again = timings.get("signalLost"), timings.get("signalRejoined")
+            self.check(f"(h)(ii) the page rejoins signaling after the kill (a new socket through nginx, on A) and finds "
+                       f"the device again, within {PAGE_REJOIN_SECONDS:.0f} s of the kill",
+                       back is not None and self.browser.state() == "in-call",
+                       (f"device found again {back[1]:.1f} s after the kill; " if back else "")
+                       + f"page stats: signalState {stats.get('signalState')!r}, signalJoins {stats.get('signalJoins')}, "
+                       f"remoteKnown {stats.get('remoteKnown')}"
+                       + (f", socket lost → rejoined {(again - lost) / 1000:.1f} s" if lost and again and again > lost
+                          else "") + f"; page {self.browser.state()}")
             hung_up = time.monotonic()
             ended, outcome = self.hang_up(agent, since)
-            if outcome:
-                self.note(f"(h)(ii) the device logged the end {time.monotonic() - hung_up:.1f} s after the page's hang-up, "
-                          f"cause: {outcome.group(2)} (a remote bye needs the page's signaling socket, gone with B)")
+            took = time.monotonic() - hung_up
             idle = wait_for(lambda: self.agent_health(agent).get("call") == "idle", 15, 0.2)
-            self.check(f"{label}: the call ends cleanly later: the page hangs up, the device logs it answered and its "
-                       "/health says idle", ended in ("ended", "idle") and outcome
-                       and outcome.group(2).startswith("answered") and idle,
-                       f"page {ended}; " + (outcome.group(0) if outcome else "no outcome line: "
-                                            + " | ".join(agent.tail(4)))
+            self.check(f"{label}: the page's hang-up reaches the device as a remote bye: it logs the call answered and "
+                       f"ended by remoteBye(hangup) within {BYE_SECONDS:.0f} s, and its /health says idle",
+                       ended in ("ended", "idle") and outcome and outcome.group(2).startswith("answered")
+                       and re.search(r"remoteBye\(.*hangup\)", outcome.group(2)) and took <= BYE_SECONDS and idle,
+                       f"page {ended}; " + (f"logged {took:.1f} s after the click: {outcome.group(0)}" if outcome
+                                            else "no outcome line: " + " | ".join(agent.tail(4)))
                        + f"; /health call {self.agent_health(agent).get('call')!r}")
             self.revive(b, "h")
 

@@ -16,7 +16,7 @@ public actor CallCoordinator {
         case row(ActiveSessionRow)
         case machine(CallEvent)
         case room(sessionID: String, connection: UInt64, SignalingConnection.Event)
-        case media(sessionID: String, peer: String, number: UInt64, MediaState)
+        case media(sessionID: String, number: UInt64, MediaState)
         case mediaStopped(sessionID: String)
         case outgoing(request: UInt64, OutgoingCallPlacer.Result)
         case leaveDeadline(sessionID: String)
@@ -169,8 +169,10 @@ public actor CallCoordinator {
             await feed(event)
         case .room(let sessionID, let connection, let event):
             await roomEvent(event, in: sessionID, connection: connection)
-        case .media(let sessionID, let peer, let number, let state):
-            guard let media = rooms[sessionID]?.media[peer], media.number == number, media.carriesTheCall else { return }
+        case .media(let sessionID, let number, let state):
+            // By number: the peer may have come back under a new id since the session started.
+            guard let peer = rooms[sessionID]?.peer(ofMedia: number), let media = rooms[sessionID]?.media[peer],
+                  media.carriesTheCall else { return }
             switch state {
             case .up:
                 // The other side shows what the device sends (a device without a microphone: "microphone off").
@@ -466,9 +468,13 @@ public actor CallCoordinator {
         // Events of a room we already left (its last `closed`, say) are not news.
         guard let socket = rooms[sessionID]?.connection?.socket, rooms[sessionID]?.isCurrent(connection: connection) == true
         else { return }
+        var returned: [String: String] = [:]
+        var dropped = false
         switch event {
         case .joined(_, _, let present, let iceServers):
             if !iceServers.isEmpty { rooms[sessionID]?.route.iceServers = iceServers }
+            rooms[sessionID]?.socketJoined(listing: present)
+            returned = comeBack(present, in: sessionID)
             rooms[sessionID]?.named(present)
             await flush(sessionID, arrivals: present.map(\.peerId), via: socket)
             if let reason = rooms[sessionID]?.transportRestartOnJoin {
@@ -476,10 +482,19 @@ public actor CallCoordinator {
                 restartTransports(in: sessionID, reason: reason)
             }
         case .peerJoined(let peer):
+            returned = comeBack([peer], in: sessionID)
             rooms[sessionID]?.named([peer])
             await flush(sessionID, arrivals: [peer.peerId], via: socket)
-        case .peerLeft(let peerId, _):
-            if let media = rooms[sessionID]?.left(peerId) { Task { await media.session.stop() } }
+        case .peerLeft(let peerId, let reason):
+            // The call's partner whose socket dropped (not a `left`) keeps its media session: it may rejoin.
+            if reason != "left", rooms[sessionID]?.media[peerId]?.carriesTheCall == true {
+                rooms[sessionID]?.setAway(peerId)
+                dropped = true
+                logger.notice("the other party's signaling socket dropped (\(reason ?? "no reason")); the media goes on",
+                              metadata: ["session": "\(sessionID)", "peer": "\(peerId)"])
+            } else if let media = rooms[sessionID]?.left(peerId) {
+                Task { await media.session.stop() }
+            }
         case .signal(let from, let payload):
             switch payload {
             case .offer, .answer, .candidate:
@@ -507,7 +522,21 @@ public actor CallCoordinator {
             break
         }
         guard rooms[sessionID] != nil else { return }  // the flush may have left the room
-        for signal in SignalTranslation.remoteSignals(event) { await feed(.signal(sessionID: sessionID, signal)) }
+        for signal in SignalTranslation.remoteSignals(event, returned: returned, dropped: dropped) {
+            await feed(.signal(sessionID: sessionID, signal))
+        }
+    }
+
+    /// Peers among `arrivals` that are someone away coming back: new `peerId` → old one.
+    private func comeBack(_ arrivals: [SignalingPeer], in sessionID: String) -> [String: String] {
+        var returned: [String: String] = [:]
+        for peer in arrivals {
+            guard let old = rooms[sessionID]?.returning(peer) else { continue }
+            returned[peer.peerId] = old
+            logger.notice("\(peer.name ?? "a peer") is back in the call's room", metadata: [
+                "session": "\(sessionID)", "peer": "\(peer.peerId)", "was": "\(old)"])
+        }
+        return returned
     }
 
     /// Every media session of the room restarts its transport (ICE restart), each in the background.
@@ -549,7 +578,7 @@ public actor CallCoordinator {
     /// machine when it goes up or down: a viewer's connection ending (it left, or its network failed) is that
     /// viewer's business and must not start the call's media timeout.
     private func startMedia(_ sessionID: String, peer: String, plan: MediaPlan) async {
-        guard let room = rooms[sessionID], let socket = room.connection?.socket else { return }
+        guard let room = rooms[sessionID], room.connection != nil else { return }
         let carriesTheCall = !plan.viewOnly
         let number = number()
         let session = room.route.dialog?.mediaSession() ?? mediaFactory.makeSession(sessionID: sessionID, peer: peer)
@@ -558,11 +587,18 @@ public actor CallCoordinator {
         do {
             try await session.start(
                 plan: plan, iceServers: room.route.iceServers, early: early,
-                signal: { payload in await socket.send(payload, to: peer) },
-                state: { state in self.post(.media(sessionID: sessionID, peer: peer, number: number, state)) })
+                signal: { payload in await self.mediaSignal(payload, sessionID: sessionID, number: number) },
+                state: { state in self.post(.media(sessionID: sessionID, number: number, state)) })
         } catch {
             logger.error("media failed to start", metadata: ["session": "\(sessionID)", "peer": "\(peer)", "error": "\(error)"])
-            post(.media(sessionID: sessionID, peer: peer, number: number, .down))
+            post(.media(sessionID: sessionID, number: number, .down))
         }
+    }
+
+    /// A media session's SDP or candidate, to its peer under the id it has now, on the room's socket.
+    private func mediaSignal(_ payload: SignalPayload, sessionID: String, number: UInt64) async {
+        guard let room = rooms[sessionID], let peer = room.peer(ofMedia: number), let socket = room.connection?.socket
+        else { return }
+        await socket.send(payload, to: peer)
     }
 }

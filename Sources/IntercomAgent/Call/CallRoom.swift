@@ -30,6 +30,18 @@ struct CallRoom {
     private(set) var present: [String] = []
     /// The names peers joined with (a received text is logged with its sender's name).
     private(set) var names: [String: String] = [:]
+    /// Who each peer is (its token's user and role), so one that comes back under a new `peerId` is known.
+    private var identities: [String: PeerIdentity] = [:]
+    /// Peers gone without leaving (a dropped socket, or lost from sight by our own reconnect), whose media
+    /// session is kept for them in case they come back.
+    private var away: [String: PeerIdentity] = [:]
+    /// Whether the socket joined at least once: a later `joined` is a reconnect.
+    private var hasJoined = false
+
+    struct PeerIdentity: Equatable, Sendable {
+        let userId: String
+        let role: String?
+    }
     private(set) var media: [String: Media] = [:]
     /// Each peer's SDP and candidates that arrived before its media session was started.
     private var early: [String: [SignalPayload]] = [:]
@@ -49,6 +61,40 @@ struct CallRoom {
         connection = (socket, number)
     }
 
+    /// Our socket joined (again): after a reconnect, every peer seen before and not listed now is away. The
+    /// room may have moved to another backend instance, where everyone has a new `peerId`.
+    mutating func socketJoined(listing peers: [SignalingPeer]) {
+        defer { hasJoined = true }
+        guard hasJoined else { return }
+        let listed = Set(peers.map(\.peerId))
+        for peer in present where !listed.contains(peer) { setAway(peer) }
+    }
+
+    /// `peer` went away without leaving; its media session stays.
+    mutating func setAway(_ peer: String) {
+        present.removeAll { $0 == peer }
+        if let identity = identities[peer], media[peer] != nil { away[peer] = identity }
+    }
+
+    /// The `peerId` that `peer` had before it went away, if it is the same user and role coming back; its
+    /// media session, name and early signals now go by the new id.
+    mutating func returning(_ peer: SignalingPeer) -> String? {
+        guard let userId = peer.userId,
+              let old = away.first(where: { $0.value == PeerIdentity(userId: userId, role: peer.role) })?.key
+        else { return nil }
+        away[old] = nil
+        identities[old] = nil
+        names[old] = nil
+        if let moved = media.removeValue(forKey: old) { media[peer.peerId] = moved }
+        if let waiting = early.removeValue(forKey: old) { early[peer.peerId, default: []] += waiting }
+        return old
+    }
+
+    /// The peer whose media session is `number`, under its current `peerId`.
+    func peer(ofMedia number: UInt64) -> String? {
+        media.first { $0.value.number == number }?.key
+    }
+
     func isCurrent(connection number: UInt64) -> Bool { connection?.number == number }
 
     var hasPendingBroadcasts: Bool { !pendingBroadcasts.isEmpty }
@@ -61,15 +107,20 @@ struct CallRoom {
         return pendingBroadcasts
     }
 
-    /// Remembers the names of peers that gave one.
+    /// Remembers the names of peers that gave one, and who they are.
     mutating func named(_ peers: [SignalingPeer]) {
-        for peer in peers { names[peer.peerId] = peer.name }
+        for peer in peers {
+            names[peer.peerId] = peer.name
+            if let userId = peer.userId { identities[peer.peerId] = PeerIdentity(userId: userId, role: peer.role) }
+        }
     }
 
     /// `peer` left: its media session (to stop), if it had one.
     mutating func left(_ peer: String) -> Media? {
         present.removeAll { $0 == peer }
         names[peer] = nil
+        identities[peer] = nil
+        away[peer] = nil
         early[peer] = nil
         return media.removeValue(forKey: peer)
     }

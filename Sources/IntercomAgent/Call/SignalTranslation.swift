@@ -5,14 +5,22 @@ import ParseWire
 /// Between the signaling wire (ParseWire/ParseClient) and the call machine's vocabulary (CallCore).
 enum SignalTranslation {
     /// What the machine hears of a signaling event; SDP and candidates go to the media session instead.
-    static func remoteSignals(_ event: SignalingConnection.Event) -> [RemoteSignal] {
+    /// `returned` maps the new `peerId` of a peer that came back to its old one (`CallRoom.returning`);
+    /// `dropped` says a leaving peer's socket went away without leaving (`CallRoom.setAway`).
+    static func remoteSignals(
+        _ event: SignalingConnection.Event, returned: [String: String] = [:], dropped: Bool = false
+    ) -> [RemoteSignal] {
+        let arrival = { (peer: SignalingPeer) -> RemoteSignal in
+            if let old = returned[peer.peerId] { return .peerReturned(old: old, new: peer.peerId) }
+            return Self.arrival(peer)
+        }
         switch event {
         case .joined(_, _, let peers, _):
             return peers.map(arrival)
         case .peerJoined(let peer):
             return [arrival(peer)]
         case .peerLeft(let peerId, _):
-            return [.peerLeft(peer: peerId)]
+            return [dropped ? .peerDropped(peer: peerId) : .peerLeft(peer: peerId)]
         case .signal(let from, let payload):
             switch payload {
             case .ringing: return [.ringing(from: from)]

@@ -15,6 +15,9 @@ const TALK_ON_LEVEL = 0.05;
 const TALK_OFF_LEVEL = 0.02;
 const TALK_HOLD_MS = 800;
 const WATCH_OFFER_TIMEOUT_MS = 20000; // a viewer waits this long for the device's offer
+// Frames for the other party wait while its peer id is unknown (before it joins, while this page rejoins the
+// room): at most this many, so a long wait cannot grow without bound; past it a send reports failure.
+const TO_REMOTE_LIMIT = 100;
 
 /** `{signalURL, token, title}` ⇄ the base64url text after `#watch=` in an invitation link. */
 export function encodeWatchLink({ signalURL, token, title, partnerID }) {
@@ -132,7 +135,7 @@ export class Call {
     this.pc = null;
     this.remotePeerId = null;
     this.peers = new Map(); // peerId → {role, userId} of the room's members, from joined / peer-joined
-    this.toRemote = []; // frames waiting for the remote peer id
+    this.toRemote = []; // frames waiting for the remote peer id (at most TO_REMOTE_LIMIT)
     this.pendingCandidates = []; // remote candidates waiting for the remote description
     this.localStream = null;
     this.remoteStream = null;
@@ -145,7 +148,8 @@ export class Call {
     this.facing = 'user'; // this page's camera: 'user' (front) or 'environment' (back)
     this.offersReceived = 0;
     // performance.now() of call phases, in stats().timings: rowCreated (the ActiveSessions row exists),
-    // offerReceived (the device's SDP offer arrived).
+    // offerReceived (the device's SDP offer arrived), signalLost / signalRejoined (the last drop of the signaling
+    // socket mid-call and the rejoin after it).
     this.timings = {};
   }
 
@@ -395,7 +399,12 @@ export class Call {
           if (code === 'rate-limited' || code === 'bad-signal') { this.log(`text refused: ${message}`); this.ui.onTextRefused?.(this, message); return; }
           this.fail(`Call error: ${message}.`);
         },
-        onClose: () => this.onSignalClosed(),
+        // Mid-call the signaling socket is worth rejoining (SignalChannel does it): media is peer to peer and
+        // goes on, but a hang-up, the door, texts and camera requests need the room.
+        shouldRejoin: () => !this.finished && !this.finishing && this.reachedInCall && this.direction !== 'watch',
+        onRejoining: () => this.onSignalRejoining(),
+        onRejoined: (joined) => this.onSignalRejoined(joined),
+        onClose: (event, why) => this.onSignalClosed(why),
       },
     });
     let joined;
@@ -439,6 +448,7 @@ export class Call {
 
   setRemotePeer(peerId) {
     this.remotePeerId = peerId;
+    this.log(`the other side is ${peerId}${this.toRemote.length ? `; sending the ${this.toRemote.length} signal(s) that waited` : ''}`);
     const queued = this.toRemote;
     this.toRemote = [];
     for (const data of queued) this.signal?.send(peerId, data);
@@ -447,7 +457,11 @@ export class Call {
 
   sendRemote(data) {
     if (!this.signal) return false;
-    if (!this.remotePeerId) { this.toRemote.push(data); return true; }
+    if (!this.remotePeerId) {
+      if (this.toRemote.length >= TO_REMOTE_LIMIT) { this.log(`${data.type} not sent: too many waiting for the other side`); return false; }
+      this.toRemote.push(data);
+      return true;
+    }
     return this.signal.send(this.remotePeerId, data);
   }
 
@@ -682,11 +696,20 @@ export class Call {
   onPeerLeft(peerId, reason) {
     if (this.finished || peerId !== this.remotePeerId) return;
     const why = reason ? ` (${reason})` : '';
-    if (this.reachedInCall && this.pc && this.pc.connectionState === 'connected') {
+    if (reason === 'replaced') {
+      // The other side joined again with the same token (its socket reconnected) before the server noticed the
+      // old one: its new peer id arrives right after (peer-joined) and becomes the remote. Not a departure.
+      this.log(`the other side rejoined the call server${why}`);
+      this.remotePeerId = null;
+      return;
+    }
+    const media = this.pc ? this.pc.connectionState : 'none';
+    if (this.reachedInCall && (media === 'connected' || media === 'disconnected')) {
       // Media is peer to peer: the other side losing the call server (its network cut from the backend, a
-      // half-open socket the server timed out) is not a hang-up, which comes as a bye. The call goes on while
-      // media flows — the peer connection's own 'disconnected' grace and 'failed' end it if the other side is
-      // really gone — and the other side's next join (its signaling reconnects) becomes the remote again.
+      // half-open socket the server timed out, the fleet instance of its socket gone) is not a hang-up, which
+      // comes as a bye. The call goes on while media flows — the peer connection's own 'disconnected' grace and
+      // 'failed' end it if the other side is really gone — and the other side's next join (its signaling
+      // reconnects) becomes the remote again.
       this.log(`the other side left the call server${why}; the call goes on while media flows`);
       this.ui.onNotice(`${this.remote.title} lost its connection to the call server; the call goes on.`);
       this.remotePeerId = null;
@@ -699,10 +722,36 @@ export class Call {
     }
   }
 
-  onSignalClosed() {
-    if (this.finished) return;
+  /** Our own signaling socket dropped mid-call and SignalChannel rejoins: the room's peer ids die with it (the
+   * rejoined room, on a fleet often on another instance, gives everyone new ones), so the other side is found
+   * again by isPartner on the new `joined` and peer-joined; meanwhile frames for it wait in toRemote. The
+   * other side vanishing with our socket is not it leaving the call. */
+  onSignalRejoining() {
+    if (this.finished || this.finishing) return;
+    this.timings.signalLost = performance.now();
+    this.remotePeerId = null;
+    this.peers.clear();
+    this.log('the call server connection closed; rejoining (the call goes on while media flows)');
+    this.ui.onNotice('The connection to the call server was lost; reconnecting… The call goes on meanwhile.');
+  }
+
+  onSignalRejoined(joined) {
+    if (this.finished || this.finishing) return;
+    this.timings.signalRejoined = performance.now();
+    this.log(`rejoined as ${joined.peerId}; peers: ${(joined.peers || []).map((p) => p.peerId).join(', ') || 'none'}`);
+    this.peers.clear();
+    for (const peer of joined.peers || []) this.rememberPeer(peer);
+    for (const peer of joined.peers || []) this.considerPeer(peer);
+    this.ui.onNotice('Reconnected to the call server.');
+  }
+
+  onSignalClosed(why) {
+    if (this.finished || this.finishing) return;
     if (this.reachedInCall) {
-      this.ui.onNotice('The call server connection closed; the call goes on while media flows.');
+      this.ui.onNotice(why
+        ? `Could not reconnect to the call server (${why}). The call goes on while media flows, but hanging up, `
+          + `the door and messages no longer reach ${this.remote.title}.`
+        : 'The call server connection closed; the call goes on while media flows.');
     } else {
       this.fail('The connection to the call server was lost.', false);
     }
@@ -757,6 +806,10 @@ export class Call {
       framesEncoded: 0, videoPacketsSent: 0, audioPacketsSent: 0, bytesReceived: 0, bytesSent: 0,
       roundTripTime: null, audioLevel: null, timings: { ...this.timings }, offersReceived: this.offersReceived,
       videoSSRC: null,
+      // The signaling room: the channel's state ('joined', 'rejoining', 'closed'…), its successful joins (one
+      // more per rejoin) and whether the other side's current peer id is known (signals can reach it).
+      signalState: this.signal ? this.signal.state : 'none', signalJoins: this.signal ? this.signal.joins : 0,
+      remoteKnown: !!this.remotePeerId,
     };
     if (!pc) return out;
     // Which camera this page sends (Flip my camera): its device, and whether the video sender carries it.
