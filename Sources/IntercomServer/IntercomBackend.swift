@@ -41,7 +41,9 @@ public final class IntercomBackend: Sendable {
         liveQuery = LiveQueryHub(configuration: configuration, logger: logger) { token in
             await sessions.liveQueryAuth(token)
         }
-        let files = try FileStore(directory: configuration.resolvedFilesDirectory)
+        // On a fleet every instance must serve every file: the bytes live in the shared database.
+        let files = database.isShared ? FileStore(database: database)
+            : try FileStore(directory: configuration.resolvedFilesDirectory)
         if let settings = database.postgresSettings {
             let bus = PostgresBus(settings: settings, hub: liveQuery, logger: logger)
             changeBus = bus

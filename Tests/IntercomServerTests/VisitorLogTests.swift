@@ -53,8 +53,9 @@ import Testing
             #expect(reply.header("Location") == url)
             let fetched = try await Self.download(client, url: url)
             #expect(fetched.status == 200 && fetched.bytes == Self.jpeg && fetched.type == "image/jpeg")
-            // Stored beside the database.
-            #expect(FileManager.default.fileExists(atPath: server.directory.path("server.sqlite.files/\(name)")))
+            // Stored beside the SQLite database; on PostgreSQL in the database, on no instance's disk.
+            let onDisk = FileManager.default.fileExists(atPath: server.directory.path("server.sqlite.files/\(name)"))
+            #expect(onDisk == (TestPostgres.baseURL == nil))
 
             #expect(try await Self.upload(client, bytes: Self.jpeg + [UInt8](repeating: 0, count: 4096),
                                           token: device.sessionToken).status == 413)

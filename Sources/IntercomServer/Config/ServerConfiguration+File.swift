@@ -35,7 +35,7 @@ import IntercomConfig
 /// max_where_depth = 4
 /// max_subscriptions = 100                                   # LiveQuery subscriptions per socket
 /// query_time_budget_ms = 1000
-/// files_directory = "/var/lib/intercom-server/files"        # default: <database>.files
+/// files_directory = "/var/lib/intercom-server/files"        # default: <database>.files; unused with database_url
 /// max_file_bytes = 2097152                                  # largest snapshot upload
 /// call_log_retention_days = 30                              # 0: keep the visitor log forever
 /// tls_cert_file = "/etc/intercom-server/tls/fullchain.pem"  # HTTPS: certificate (+ chain), PEM; both or neither

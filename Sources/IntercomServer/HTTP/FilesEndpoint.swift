@@ -50,7 +50,13 @@ struct FilesEndpoint: Sendable {
     func download(_ request: Request, context: ParseRequestContext) async -> Response {
         let appId = context.parameters.get("segment") ?? ""
         let name = context.parameters.get("name").map { QueryString.decode(Substring($0)) } ?? ""
-        guard let bytes = await adapter.service.downloadFile(applicationId: appId, name: name) else {
+        let found: [UInt8]?
+        do {
+            found = try await adapter.service.downloadFile(applicationId: appId, name: name)
+        } catch {
+            return ParseHTTPAdapter.response(.failure(adapter.service.parseError(error)))
+        }
+        guard let bytes = found else {
             return ParseHTTPAdapter.response(.failure(ParseError(plainStatus: 404, "File not found.")))
         }
         var headers = ParseHTTPAdapter.corsHeaders

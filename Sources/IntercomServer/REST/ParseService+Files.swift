@@ -54,10 +54,10 @@ extension ParseService {
     }
 
     /// `GET /parse/files/<appId>/<name>`: the bytes, or nil for an unknown app id or file (404 either way,
-    /// so the answer says nothing about which).
-    func downloadFile(applicationId: String, name: String) async -> [UInt8]? {
+    /// so the answer says nothing about which); throws (500) when the store cannot be read.
+    func downloadFile(applicationId: String, name: String) async throws(FileStoreError) -> [UInt8]? {
         guard applicationId == configuration.applicationId, FileUploadPolicy.isValidName(name) else { return nil }
-        return await files.read(name)
+        return try await files.read(name)
     }
 
     /// The file's public URL: under `publicURL` when configured (behind a proxy), else as `Location`s are.

@@ -113,6 +113,15 @@ enum PostgresMigrations {
                 createdAt TIMESTAMPTZ NOT NULL DEFAULT now()
             );
             """),
+        // Parse Files' bytes (FileStore): every instance serves every file.
+        ("v2-file-data", """
+            CREATE TABLE "_FileData" (
+                name TEXT PRIMARY KEY NOT NULL,
+                bytes BYTEA NOT NULL,
+                createdAt BIGINT NOT NULL
+            );
+            CREATE INDEX "_FileData_createdAt" ON "_FileData"(createdAt)
+            """),
     ]
 
     /// Creates the schema if missing and applies the steps not yet recorded, in one transaction.
