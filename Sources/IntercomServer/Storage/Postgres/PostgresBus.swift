@@ -161,7 +161,8 @@ final class PostgresBus: Sendable {
 
     private func listenOnce() async throws {
         let connection = try await PostgresConnection.connect(
-            configuration: try settings.connectionConfiguration(), id: Int.random(in: 1...Int(Int32.max)),
+            configuration: try settings.connectionConfiguration(applicationName: SignalRoomStore.listenerName(instanceId)),
+            id: Int.random(in: 1...Int(Int32.max)),
             logger: logger)
         defer { Task { try? await connection.close() } }
         try await connection.listen(on: changesChannel) { changes in

@@ -78,7 +78,8 @@ public struct PostgresSettings: Sendable, Equatable {
         return components.string ?? "(unreadable)"
     }
 
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// `applicationName` names the connection in `pg_stat_activity` (the bus listener's says its instance is up).
+    func connectionConfiguration(applicationName: String = "intercom-server") throws -> PostgresConnection.Configuration {
         var client = TLSConfiguration.makeClientConfiguration()
         let tls: PostgresConnection.Configuration.TLS
         switch self.tls {
@@ -93,6 +94,7 @@ public struct PostgresSettings: Sendable, Equatable {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return configuration
     }
 }
