@@ -64,4 +64,48 @@ import Testing
         #expect(room.startMedia(.init(session: NoMedia(), number: 3, carriesTheCall: false), for: "p2").isEmpty)
         #expect(room.removeAllMedia().map(\.number) == [3])
     }
+
+    /// A room that moved (its backend instance died): everyone rejoins under a new peer id; the media session,
+    /// name and early signals of a party follow it when the same user comes back in the same role.
+    @Test func aPartyLostByOurRejoinComesBackUnderItsNewId() {
+        var room = CallRoom(route: Self.route)
+        let caller = SignalingPeer(peerId: "p1", name: "Visitor", role: "publisher", userId: "alice")
+        room.socketJoined(listing: [caller])
+        room.named([caller])
+        _ = room.arrived(["p1"])
+        _ = room.startMedia(.init(session: NoMedia(), number: 7, carriesTheCall: true), for: "p1")
+        // Our socket rejoins a fresh room: nobody listed yet, so the caller is away, its media kept.
+        room.socketJoined(listing: [])
+        #expect(room.present.isEmpty)
+        #expect(room.peer(ofMedia: 7) == "p1")
+        // Someone else with the same role is not the caller; the caller under a new id is.
+        #expect(room.returning(SignalingPeer(peerId: "p5", role: "publisher", userId: "mallory")) == nil)
+        #expect(room.returning(SignalingPeer(peerId: "p6", role: "subscriber", userId: "alice")) == nil)
+        #expect(room.returning(SignalingPeer(peerId: "p9", name: "Visitor", role: "publisher", userId: "alice")) == "p1")
+        #expect(room.peer(ofMedia: 7) == "p9")
+        #expect(room.media["p1"] == nil)
+        // Only once.
+        #expect(room.returning(SignalingPeer(peerId: "p10", role: "publisher", userId: "alice")) == nil)
+    }
+
+    @Test func aDroppedPartyIsAwayAndOneThatLeftIsGone() {
+        var room = CallRoom(route: Self.route)
+        let caller = SignalingPeer(peerId: "p1", role: "publisher", userId: "alice")
+        room.named([caller])
+        _ = room.arrived(["p1"])
+        _ = room.startMedia(.init(session: NoMedia(), number: 3, carriesTheCall: true), for: "p1")
+        room.setAway("p1")
+        #expect(room.present.isEmpty && room.peer(ofMedia: 3) == "p1")
+        #expect(room.returning(SignalingPeer(peerId: "p2", role: "publisher", userId: "alice")) == "p1")
+        // A peer that left for good takes its media with it and does not come back as someone away.
+        #expect(room.left("p2")?.number == 3)
+        #expect(room.returning(SignalingPeer(peerId: "p4", role: "publisher", userId: "alice")) == nil)
+    }
+
+    @Test func theFirstJoinMakesNobodyAway() {
+        var room = CallRoom(route: Self.route)
+        _ = room.arrived(["p1"])
+        room.socketJoined(listing: [])
+        #expect(room.present == ["p1"])
+    }
 }
