@@ -34,7 +34,7 @@ STAGES=(
     "two-devices|bin|two devices: intercomd call and intercomd run call each other through intercom-server (our WebRTC stack on both ends, both roles)"
     "livequery-outage|bin|LiveQuery outage: nftables drops the agent's established LiveQuery flow both ways (half-open); the agent notices within 30 s, takes a call made meanwhile and subscribes again"
     "mqtt|bin|MQTT: intercomd demo --mqtt against a real mosquitto (Home Assistant discovery configs, the ring event with the caller, the door button pulses the simulated relay once, mosquitto killed for 10 s mid-call leaves the call alone and availability comes back online)"
-    "postgres|bin+tests|PostgreSQL: two intercom-server instances on one throwaway PostgreSQL 15 cluster behind nginx (round robin, WebSocket upgrade): sign-up, ActiveUsers rows and \$nearSphere through nginx answered by both alike; a LiveQuery subscription on one instance gets the create, update and delete of a row written through the other exactly once; a session token from one works on the other and a logout through one ends it on the other; signaling across instances (the two parties of a call on different instances: a 7 KB offer and 20 candidates each way exactly once and in order, ping/pong, a viewer on the other instance, the role rule), the room's owner SIGKILLed mid-call (the other socket closed or kept, both parties back in the room, relay both ways); intercomd run on one instance called by the web caller in headless Chromium on the other (video at >= 20 fps), the idle device on nginx resubscribing on the other instance within 10 s of a SIGKILL and taking the next call, media going on through a SIGKILL mid-call, each call delivered once; one instance SIGKILLed: nginx fails over within 10 s and LiveQuery through nginx still works; /health of each. Then IntercomServerTests and ParseClientTests with INTERCOM_TEST_DATABASE_URL on the same cluster (CrashSafetyTests' SIGKILLs mid-write included)"
+    "postgres|bin+tests|PostgreSQL: two intercom-server instances on one throwaway PostgreSQL 15 cluster behind nginx (round robin, WebSocket upgrade): sign-up, ActiveUsers rows and \$nearSphere through nginx answered by both alike; a LiveQuery subscription on one instance gets the create, update and delete of a row written through the other exactly once; a session token from one works on the other and a logout through one ends it on the other; signaling across instances (the two parties of a call on different instances: a 7 KB offer and 20 candidates each way exactly once and in order, ping/pong, a viewer on the other instance, the role rule), the room's owner SIGKILLed mid-call (the other socket closed, both parties back in the room, relay both ways); intercomd run on one instance called by the web caller in headless Chromium on the other (video at >= 20 fps), the idle device on nginx resubscribing on the other instance within 10 s of a SIGKILL and taking the next call, media going on through a SIGKILL mid-call and the page rejoining so its hang-up reaches the device as a bye, Parse Files served by either instance, each call delivered once; one instance SIGKILLed: nginx fails over within 10 s and LiveQuery through nginx still works; /health of each. Then IntercomServerTests and ParseClientTests with INTERCOM_TEST_DATABASE_URL on the same cluster (CrashSafetyTests' SIGKILLs mid-write included)"
     "sip|bin|SIP registration: intercomd run with [sip] against a real kamailio (digest auth; registered on /health and in kamailio's location table, a wrong password is auth failed, kamailio killed and restarted: unreachable, then registered again; unregister on stop) and a SIPp OPTIONS ping answered 200; SIP calls from SIPp straight to the device: a PCMA offer answered with G.711 both ways, the door code typed as RFC 4733 keys opens the door once and a wrong one does not, 486 during a call, CANCEL → 487, 403 outside [sip] allow, 488 for an offer without audio; baresip (a real SIP phone) registered with kamailio calls the device's AOR through it: the device's 440 Hz tone decoded by baresip and baresip's 1000 Hz played on the device's speaker (ALSA file PCM; dominant frequency within 2 %), the door code 1234# as RFC 4733 events opens the door once, 486 for a second call, baresip's BYE through the route set; the device's call button (intercomd run --keys) calls baresip through kamailio: tones both ways, the door code from the callee, hangup → BYE, a refusal → 486, the ring timeout → CANCEL; baresip's audio + VP8 call gets the device's video (a snapshot of the test pattern); the device's address replaced mid-run (kamailio and the agent in two network namespaces): the new contact in kamailio's table within 5 s, the old one gone, an OPTIONS to it answered 200; behind an nftables NAT the registrar's view (Via received/rport) is registered as the Contact, once; then baresip with mediaenc=srtp-mand (RTP/SAVP, SDES-SRTP): the same tones both ways and the device's media line naming the suite, and 488 from the device restarted with [sip] srtp = off"
     "whep|bin|WHEP: aiortc (python3-aiortc) plays intercomd run through POST /whep (201 + Location, >= 25 fps of 640x480 VP8 and Opus decoded, also through a call to the device, 401/415/400/404, 503 over call.max_viewers, DELETE and an abandoned player free the slot, intercom_whep_viewers, media on and off)"
     "clock-skew|bin|clock skew: the device 90 s ahead and the server 90 s behind (libfaketime); the call still rings, connects and is answered, and the device reports the skew"
@@ -200,13 +200,29 @@ stage_binary_contents() {
     grep -E "^[a-z-]+: /" "$logs/binary-contents.log"
 }
 
-stage_unit() {
-    local swift_status swift_tests audio_tests xctests
+run_unit_tests() {
     swift test --skip-build --skip GPIOSimTests --skip V4L2VividTests --skip V4L2VividMultiPlanarTests --skip V4L2UVCGadgetTests --skip ALSALoopbackTests \
         --skip LibcameraVimcTests \
         --skip DeviceAudioTests --skip SpokenMessageTests --skip ICEAgentHeapTests --skip PeerConnectionHeapTests \
         > "$logs/swift-test.log" 2>&1
+}
+
+stage_unit() {
+    local swift_status swift_tests audio_tests xctests
+    run_unit_tests
     swift_status=$?
+    # The whole test process killed by a signal (no test failed: it stopped mid-run). Seen once in about a dozen
+    # runs, SIGSEGV in libdispatch's _dispatch_event_loop_drain on its manager thread, the crash reported upstream
+    # around Foundation's Process on Linux (these tests start processes in parallel). It is said, its log kept,
+    # and the suite run once more from the start; a second crash fails the stage.
+    if [ "$swift_status" -ne 0 ] && grep -q "exited with unexpected signal code" "$logs/swift-test.log"; then
+        cp "$logs/swift-test.log" "$logs/swift-test-crashed.log"
+        echo "NOTE the test process crashed: $(grep -o "exited with unexpected signal code [0-9]*" "$logs/swift-test.log" | head -n 1)" \
+            "($(dmesg 2>/dev/null | grep -E "intercomPackage|qos|segfault" | tail -n 1 | cut -c1-160)); log kept as" \
+            "$logs/swift-test-crashed.log; running the suite once more"
+        run_unit_tests
+        swift_status=$?
+    fi
     # The agent's real-alsa-lib audio tests (DeviceAudioTests, SpokenMessageTests: file and null PCMs, real-time paced threads) run on their own:
     # next to 750 parallel tests on 2 cores they starve, and alsa-lib's global configuration is shared with the
     # Media tests that enumerate and open PCMs at the same time.
